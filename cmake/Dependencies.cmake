@@ -1,0 +1,11 @@
+# Every dependency comes from Debian 12's packages (scripts/install-deps lists them).
+find_package(Boost 1.81.0 EXACT CONFIG REQUIRED COMPONENTS url json)
+find_package(spdlog CONFIG REQUIRED)
+find_package(tomlplusplus CONFIG REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)
+find_package(Threads REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(gumbo REQUIRED IMPORTED_TARGET gumbo)
+if(COROCRAWL_BUILD_TESTS)
+  find_package(GTest CONFIG REQUIRED)
+endif()
