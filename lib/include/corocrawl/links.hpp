@@ -1,0 +1,18 @@
+#pragma once
+// Link extraction from HTML with a real HTML5 parser (gumbo).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace corocrawl {
+
+/// Parses `html` and returns the distinct links of the page, in document order: the href of
+/// every <a>, <area> and <link> element, resolved against the page's <base href> (itself
+/// resolved against `page_url`) or `page_url`, and normalised (see resolve_link). Nothing in
+/// comments, <script>, <style>, <template> or text is a link. Any scheme is returned
+/// (mailto:, ftp: ...); hrefs that cannot be resolved are skipped. Never throws on malformed
+/// markup or invalid UTF-8.
+std::vector<std::string> extract_links(std::string_view html, std::string_view page_url);
+
+}  // namespace corocrawl

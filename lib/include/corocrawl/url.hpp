@@ -1,0 +1,36 @@
+#pragma once
+// Resolving and normalising URLs: the normalised form is the key of the crawler's seen-set.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace corocrawl {
+
+/// Normalises an absolute URL of any scheme: lower-case scheme and host, default port removed
+/// (80 for http, 443 for https; also ws, wss, ftp), empty path of an http(s) URL becomes "/",
+/// dot segments removed, percent-encoding normalised (upper-case hex digits, unreserved
+/// characters decoded), fragment removed. Path and query case are kept. Returns nullopt when
+/// `url` is not an absolute URL, or is an http(s) URL without a host or with a port > 65535.
+std::optional<std::string> normalize_url(std::string_view url);
+
+/// Resolves `link`, an attribute value as written in a page (possibly relative, possibly
+/// with surrounding whitespace, spaces or non-ASCII characters, as browsers accept), against
+/// the absolute URL `base`, and normalises the result. An empty or fragment-only link is
+/// `base` itself, as in browsers. Returns nullopt when the link cannot be made into an
+/// absolute URL (unparseable, no host or a bad port for http(s), or `base` is not absolute).
+std::optional<std::string> resolve_link(std::string_view base, std::string_view link);
+
+/// The parts of a normalised http(s) URL that a request needs.
+struct http_target {
+  bool https = false;
+  std::string host;        ///< as in the URL; IPv6 literals without brackets
+  std::uint16_t port = 0;  ///< explicit or the scheme's default
+  std::string target;      ///< path and query, e.g. "/a/b?x=1"; never empty
+};
+
+/// Splits an absolute http(s) URL into what a request needs; nullopt for other URLs.
+std::optional<http_target> split_http_url(std::string_view url);
+
+}  // namespace corocrawl

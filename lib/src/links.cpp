@@ -1,0 +1,560 @@
+// Link extraction with gumbo 0.10.1, guarded against weaknesses of that version, because
+// pages are untrusted input:
+// - gumbo_destroy_output() recurses once per nesting level: 300000 nested elements overflow
+//   an 8 MiB stack. We never call it; gumbo allocates through gumbo_memory, which frees
+//   every block in one flat sweep.
+// - Some tree-construction steps scan the whole stack of open elements, and attribute
+//   de-duplication compares every pair: 100000 nested <div> take 14 s, one tag with 50000
+//   attributes 4 s. markup_limiter removes start tags nested deeper than kMaxDepth (browsers
+//   cap the depth too; Chromium at 512) and trims tags with too many attributes to their
+//   href.
+// - assert()s abort the process on SVG/MathML elements named like HTML table or select
+//   elements ("<table><svg><select><title><select><td>") and on CDATA sections in an HTML
+//   integration point in a table ("<table><svg><desc><![CDATA[x]]>y"). markup_limiter
+//   removes such SVG/MathML start tags, and turns CDATA sections into the same text
+//   written as character references.
+// markup_limiter never removes a tag that decides whether an element is a link.
+
+#include "corocrawl/links.hpp"
+
+#include <gumbo.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "corocrawl/url.hpp"
+
+namespace corocrawl {
+namespace {
+
+constexpr std::size_t kMaxDepth = 512;
+constexpr std::size_t kMaxAttributes = 256;
+
+char to_lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+bool is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (to_lower(a[i]) != to_lower(b[i])) return false;
+  }
+  return true;
+}
+
+bool is_one_of(std::string_view name, std::initializer_list<std::string_view> names) {
+  for (const std::string_view n : names) {
+    if (n == name) return true;
+  }
+  return false;
+}
+
+// ---- gumbo's memory ------------------------------------------------------------------------
+
+// Every block gumbo allocates, linked so that all are freed together without walking the
+// tree. Blocks gumbo frees while parsing are unlinked at once, so memory use is unchanged.
+class gumbo_memory {
+ public:
+  gumbo_memory() = default;
+  gumbo_memory(const gumbo_memory&) = delete;
+  gumbo_memory& operator=(const gumbo_memory&) = delete;
+  ~gumbo_memory() {
+    while (head_ != nullptr) {
+      block* next = head_->next;
+      std::free(head_);
+      head_ = next;
+    }
+  }
+
+  GumboOptions options() {
+    GumboOptions options = kGumboDefaultOptions;
+    options.allocator = &allocate;
+    options.deallocator = &deallocate;
+    options.userdata = this;
+    options.max_errors = 0;  // parse errors are of no use here and can be numerous
+    return options;
+  }
+
+ private:
+  struct alignas(std::max_align_t) block {
+    block* previous;
+    block* next;
+  };
+
+  // C callbacks: malloc semantics, no exceptions.
+  static void* allocate(void* userdata, std::size_t size) {
+    auto* self = static_cast<gumbo_memory*>(userdata);
+    auto* b = static_cast<block*>(std::malloc(sizeof(block) + size));
+    if (b == nullptr) return nullptr;
+    b->previous = nullptr;
+    b->next = self->head_;
+    if (self->head_ != nullptr) self->head_->previous = b;
+    self->head_ = b;
+    return b + 1;
+  }
+
+  static void deallocate(void* userdata, void* pointer) {
+    if (pointer == nullptr) return;
+    auto* self = static_cast<gumbo_memory*>(userdata);
+    block* b = static_cast<block*>(pointer) - 1;
+    if (b->previous != nullptr) b->previous->next = b->next;
+    if (b->next != nullptr) b->next->previous = b->previous;
+    if (self->head_ == b) self->head_ = b->next;
+    std::free(b);
+  }
+
+  block* head_ = nullptr;
+};
+
+// ---- markup_limiter --------------------------------------------------------------------------
+
+// A tag as the HTML tokenizer reads it (attribute values may hold '<' and '>').
+struct scanned_tag {
+  bool complete = false;  // false when the input ends inside the tag: the tokenizer drops it
+  std::size_t end = 0;    // one past '>'
+  std::string_view name;  // as written
+  std::string lower_name;
+  bool self_closing = false;
+  std::size_t attribute_count = 0;
+  std::vector<std::string_view> kept_attributes;  // the first href and xlink:href, as written
+  bool has_font_attribute = false;                // color, face or size: <font> breaks out
+};
+
+scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
+  scanned_tag tag;
+  const std::size_t n = html.size();
+  std::size_t i = name_begin;
+  while (i < n && !is_space(html[i]) && html[i] != '/' && html[i] != '>')
+    ++i;
+  tag.name = html.substr(name_begin, i - name_begin);
+  for (const char c : tag.name)
+    tag.lower_name += to_lower(c);
+  bool have_href = false;
+  bool have_xlink_href = false;
+  while (true) {
+    while (i < n && (is_space(html[i]) || html[i] == '/')) {
+      tag.self_closing = html[i] == '/' && i + 1 < n && html[i + 1] == '>';
+      ++i;
+    }
+    if (i >= n) return tag;
+    if (html[i] == '>') {
+      tag.complete = true;
+      tag.end = i + 1;
+      return tag;
+    }
+    const std::size_t attribute_begin = i++;  // a leading '=' belongs to the name
+    while (i < n && !is_space(html[i]) && html[i] != '/' && html[i] != '>' && html[i] != '=')
+      ++i;
+    const std::string_view attribute_name = html.substr(attribute_begin, i - attribute_begin);
+    std::size_t after_name = i;
+    while (after_name < n && is_space(html[after_name]))
+      ++after_name;
+    if (after_name < n && html[after_name] == '=') {
+      i = after_name + 1;
+      while (i < n && is_space(html[i]))
+        ++i;
+      if (i < n && (html[i] == '"' || html[i] == '\'')) {
+        const std::size_t close = html.find(html[i], i + 1);
+        if (close == std::string_view::npos) return tag;
+        i = close + 1;
+      } else {
+        while (i < n && !is_space(html[i]) && html[i] != '>')
+          ++i;
+      }
+    }
+    ++tag.attribute_count;
+    const std::string_view attribute = html.substr(attribute_begin, i - attribute_begin);
+    if (!have_href && iequals(attribute_name, "href")) {
+      have_href = true;
+      tag.kept_attributes.push_back(attribute);
+    } else if (!have_xlink_href && iequals(attribute_name, "xlink:href")) {
+      have_xlink_href = true;
+      tag.kept_attributes.push_back(attribute);
+    } else if (iequals(attribute_name, "color") || iequals(attribute_name, "face") ||
+               iequals(attribute_name, "size")) {
+      tag.has_font_attribute = true;
+    }
+  }
+}
+
+// Elements whose content the tokenizer reads as text (in HTML content, not in SVG/MathML).
+bool is_raw_text(std::string_view name) {
+  return is_one_of(
+      name, {"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"});
+}
+
+bool is_void(std::string_view name) {
+  return is_one_of(
+      name, {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+             "track", "wbr", "param", "keygen", "basefont", "bgsound", "frame", "image"});
+}
+
+// Start tags that close an open element of the same name rather than nest in it.
+bool closes_same(std::string_view name) {
+  return is_one_of(
+      name, {"a", "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "rb", "rt", "rp"});
+}
+
+// Tags that decide whether an element is a link or whether its href counts: never removed.
+bool is_essential(std::string_view name) {
+  return is_one_of(
+      name, {"a",      "area",     "link",  "base", "template", "svg", "math",  "foreignobject",
+             "desc",   "title",    "mi",    "mo",   "mn",       "ms",  "mtext", "annotation-xml",
+             "select", "frameset", "frame", "html", "head",     "body"});
+}
+
+// HTML table, select and document-structure names: as SVG/MathML elements they mean
+// nothing, but gumbo's stack searches match them by name and end up asserting.
+bool confuses_gumbo_in_foreign_content(std::string_view name) {
+  return is_one_of(name,
+                   {"select", "option", "optgroup", "caption", "colgroup", "col", "tbody", "thead",
+                    "tfoot", "tr", "td", "th", "template", "html", "frameset", "frame"});
+}
+
+// SVG/MathML elements whose children are HTML again.
+bool is_integration_point(std::string_view name) {
+  return is_one_of(
+      name, {"foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext", "annotation-xml"});
+}
+
+// HTML start tags that end SVG/MathML content.
+bool breaks_out_of_foreign_content(std::string_view name) {
+  return is_one_of(
+      name, {"b",      "big",  "blockquote", "body",  "br",   "center", "code",    "dd",   "div",
+             "dl",     "dt",   "em",         "embed", "h1",   "h2",     "h3",      "h4",   "h5",
+             "h6",     "head", "hr",         "i",     "img",  "li",     "listing", "menu", "meta",
+             "nobr",   "ol",   "p",          "pre",   "ruby", "s",      "small",   "span", "strong",
+             "strike", "sub",  "sup",        "table", "tt",   "u",      "ul",      "var"});
+}
+
+// Follows the nesting of a document approximately (a stack of open element names, without
+// the tree builder's many special cases) and drops what would nest deeper than kMaxDepth.
+class markup_limiter {
+ public:
+  explicit markup_limiter(std::string_view html) : html_(html) {}
+
+  // The document to parse: the input itself, or a limited copy owned by the limiter.
+  std::string_view run() {
+    const std::size_t n = html_.size();
+    while (pos_ < n) {
+      const std::size_t lt = html_.find('<', pos_);
+      if (lt == std::string_view::npos) break;
+      const std::string_view rest = html_.substr(lt);
+      if (rest.starts_with("<!--")) {
+        pos_ = comment_end(lt + 4);
+      } else if (rest.starts_with("<![CDATA[") && !open_.empty() && open_.back().foreign) {
+        pos_ = end_of("]]>", lt + 9);
+        replace(lt, pos_, escaped_cdata(lt + 9, pos_));
+      } else if (rest.size() < 2) {
+        break;
+      } else if (rest[1] == '!' || rest[1] == '?') {
+        pos_ = end_of(">", lt + 2);  // bogus comment
+      } else if (rest[1] == '/' && rest.size() > 2 && is_alpha(rest[2])) {
+        const scanned_tag tag = scan_tag(html_, lt + 2);
+        if (!tag.complete) break;
+        pos_ = tag.end;
+        end_tag(lt, tag);
+      } else if (rest[1] == '/') {
+        pos_ = end_of(">", lt + 2);  // "</>" or a bogus comment
+      } else if (is_alpha(rest[1])) {
+        const scanned_tag tag = scan_tag(html_, lt + 1);
+        if (!tag.complete) break;
+        pos_ = tag.end;
+        start_tag(lt, tag);
+      } else {
+        pos_ = lt + 1;
+      }
+    }
+    if (!changed_) return html_;
+    out_.append(html_.substr(copied_));
+    return out_;
+  }
+
+ private:
+  struct open_element {
+    std::string name;
+    bool foreign;           // an SVG or MathML element
+    bool children_foreign;  // its children are SVG or MathML too
+  };
+
+  bool in_foreign_content() const { return !open_.empty() && open_.back().children_foreign; }
+
+  // The nearest open element that is not an <option> or <optgroup>.
+  const open_element* nearest_non_option() const {
+    for (auto it = open_.rbegin(); it != open_.rend(); ++it) {
+      if (it->name != "option" && it->name != "optgroup") return &*it;
+    }
+    return nullptr;
+  }
+
+  void pop_through(std::string_view name) {
+    for (std::size_t i = open_.size(); i-- > 0;) {
+      if (open_[i].name == name) {
+        open_.resize(i);
+        return;
+      }
+    }
+  }
+
+  // In a <select> the tree builder ignores most start tags, even those that would start
+  // raw text or SVG elsewhere. False when `name` is one of those. When unsure, this says
+  // true: tracking a tag the tree builder ignores costs nothing, but not tracking one it
+  // takes could hide SVG content from the limiter.
+  bool tree_builder_takes(std::string_view name) {
+    const open_element* parent = nearest_non_option();
+    if (parent == nullptr || parent->foreign || parent->name != "select") return true;
+    if (name == "select") {
+      pop_through("select");  // acts as </select>
+      return false;
+    }
+    const bool closes_select =
+        is_one_of(name, {"input", "keygen", "textarea"}) ||
+        (is_one_of(name, {"caption", "table", "tbody", "tfoot", "thead", "tr", "td", "th"}) &&
+         select_is_in_table());
+    if (closes_select) {
+      pop_through("select");
+      return true;
+    }
+    return is_one_of(name, {"option", "optgroup", "script", "template"});
+  }
+
+  bool select_is_in_table() const {
+    bool below_select = false;
+    for (auto it = open_.rbegin(); it != open_.rend(); ++it) {
+      if (below_select && it->name == "table") return true;
+      below_select = below_select || it->name == "select";
+    }
+    return false;
+  }
+
+  void start_tag(std::size_t lt, const scanned_tag& tag) {
+    if (!track_start_tag(tag)) {
+      replace(lt, tag.end, "");
+    } else if (tag.attribute_count > kMaxAttributes) {
+      std::string trimmed = "<" + std::string(tag.name);
+      for (const std::string_view attribute : tag.kept_attributes) {
+        trimmed += ' ';
+        trimmed += attribute;
+      }
+      trimmed += tag.self_closing ? "/>" : ">";
+      replace(lt, tag.end, trimmed);
+    }
+  }
+
+  // Updates the open elements for a start tag (and skips raw text after it). False when the
+  // tag is to be removed.
+  bool track_start_tag(const scanned_tag& tag) {
+    const std::string& name = tag.lower_name;
+    if (in_foreign_content() &&
+        (breaks_out_of_foreign_content(name) || (name == "font" && tag.has_font_attribute))) {
+      while (in_foreign_content())
+        open_.pop_back();
+    }
+    const bool foreign = in_foreign_content();
+    if (foreign) {
+      if (confuses_gumbo_in_foreign_content(name)) return false;
+    } else if (!tree_builder_takes(name)) {
+      return true;
+    } else if (name == "plaintext") {
+      pos_ = html_.size();
+      return true;
+    } else if (is_raw_text(name)) {
+      pos_ = raw_text_end(name, tag.end);
+      return true;
+    } else if (is_void(name)) {
+      return true;
+    } else if (closes_same(name) && !open_.empty() && open_.back().name == name) {
+      return true;
+    }
+    if (foreign && tag.self_closing) return true;
+
+    if (open_.size() >= kMaxDepth) {
+      return is_essential(name);  // kept but not tracked: the stack stays bounded
+    }
+    const bool element_foreign = foreign || name == "svg" || name == "math";
+    open_.push_back({name, element_foreign, element_foreign && !is_integration_point(name)});
+    return true;
+  }
+
+  void end_tag(std::size_t lt, const scanned_tag& tag) {
+    pop_through(tag.lower_name);
+    if (tag.attribute_count > kMaxAttributes) {
+      replace(lt, tag.end, "</" + std::string(tag.name) + ">");
+    }
+  }
+
+  // Where a comment whose text starts at `from` ends ("<!-->" and "--!>" included).
+  std::size_t comment_end(std::size_t from) const {
+    const std::string_view text = html_.substr(from);
+    if (text.starts_with(">")) return from + 1;
+    if (text.starts_with("->")) return from + 2;
+    for (std::size_t at = text.find("--"); at != std::string_view::npos;
+         at = text.find("--", at + 1)) {
+      const std::string_view after = text.substr(at + 2);
+      if (after.starts_with(">")) return from + at + 3;
+      if (after.starts_with("!>")) return from + at + 4;
+    }
+    return html_.size();
+  }
+
+  std::size_t end_of(std::string_view token, std::size_t from) const {
+    const std::size_t at = html_.find(token, from);
+    return at == std::string_view::npos ? html_.size() : at + token.size();
+  }
+
+  // The start of the end tag that closes raw text `name`, or the end of the input.
+  std::size_t raw_text_end(std::string_view name, std::size_t from) const {
+    for (std::size_t at = html_.find("</", from); at != std::string_view::npos;
+         at = html_.find("</", at + 2)) {
+      const std::size_t after = at + 2 + name.size();
+      if (after <= html_.size() && iequals(html_.substr(at + 2, name.size()), name) &&
+          (after == html_.size() || is_space(html_[after]) || html_[after] == '/' ||
+           html_[after] == '>')) {
+        return at;
+      }
+    }
+    return html_.size();
+  }
+
+  // The text of the CDATA section html_[begin, end) as markup for the same text.
+  std::string escaped_cdata(std::size_t begin, std::size_t end) const {
+    std::string_view text = html_.substr(begin, end - begin);
+    if (text.ends_with("]]>")) text.remove_suffix(3);
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+      if (c == '&') {
+        out += "&amp;";
+      } else if (c == '<') {
+        out += "&lt;";
+      } else {
+        out += c;
+      }
+    }
+    return out;
+  }
+
+  void replace(std::size_t begin, std::size_t end, std::string_view with) {
+    if (!changed_) {
+      out_.reserve(html_.size());
+      changed_ = true;
+    }
+    out_.append(html_.substr(copied_, begin - copied_));
+    out_.append(with);
+    copied_ = end;
+  }
+
+  std::string_view html_;
+  std::size_t pos_ = 0;
+  std::vector<open_element> open_;
+  bool changed_ = false;
+  std::string out_;
+  std::size_t copied_ = 0;  // html_ before this offset is in out_ (when changed_)
+};
+
+// ---- the tree ------------------------------------------------------------------------------
+
+struct found_links {
+  std::optional<std::string_view> base_href;  // of the first <base> with an href
+  std::vector<std::string_view> hrefs;        // in document order
+};
+
+std::optional<std::string_view> attribute(const GumboElement& element, std::string_view name,
+                                          GumboAttributeNamespaceEnum name_space) {
+  for (unsigned int i = 0; i < element.attributes.length; ++i) {
+    const auto* attr = static_cast<const GumboAttribute*>(element.attributes.data[i]);
+    if (attr->attr_namespace == name_space && name == attr->name) {
+      return std::string_view(attr->value);
+    }
+  }
+  return std::nullopt;
+}
+
+void inspect(const GumboElement& element, found_links& found) {
+  if (element.tag_namespace == GUMBO_NAMESPACE_HTML) {
+    if (element.tag == GUMBO_TAG_A || element.tag == GUMBO_TAG_AREA ||
+        element.tag == GUMBO_TAG_LINK) {
+      if (const auto href = attribute(element, "href", GUMBO_ATTR_NAMESPACE_NONE)) {
+        found.hrefs.push_back(*href);
+      }
+    } else if (element.tag == GUMBO_TAG_BASE && !found.base_href) {
+      found.base_href = attribute(element, "href", GUMBO_ATTR_NAMESPACE_NONE);
+    }
+  } else if (element.tag_namespace == GUMBO_NAMESPACE_SVG && element.tag == GUMBO_TAG_A) {
+    // SVG 2 prefers href; SVG 1.1 documents use xlink:href.
+    auto href = attribute(element, "href", GUMBO_ATTR_NAMESPACE_NONE);
+    if (!href) href = attribute(element, "href", GUMBO_ATTR_NAMESPACE_XLINK);
+    if (href) found.hrefs.push_back(*href);
+  }
+}
+
+// Iterative pre-order walk: a deep document must not overflow the stack.
+found_links collect(const GumboNode* document) {
+  found_links found;
+  std::vector<const GumboNode*> pending{document};
+  while (!pending.empty()) {
+    const GumboNode* node = pending.back();
+    pending.pop_back();
+    const GumboVector* children = nullptr;
+    if (node->type == GUMBO_NODE_DOCUMENT) {
+      children = &node->v.document.children;
+    } else if (node->type == GUMBO_NODE_ELEMENT) {
+      inspect(node->v.element, found);
+      children = &node->v.element.children;
+    }
+    // GUMBO_NODE_TEMPLATE: template contents are inert, like text and comments.
+    if (children == nullptr) continue;
+    for (unsigned int i = children->length; i-- > 0;) {
+      pending.push_back(static_cast<const GumboNode*>(children->data[i]));
+    }
+  }
+  return found;
+}
+
+// The URL relative links resolve against (HTML's "document base URL").
+std::string base_url(std::string_view page_url, std::optional<std::string_view> base_href) {
+  if (base_href) {
+    auto base = resolve_link(page_url, *base_href);
+    // Browsers ignore a base that would make every link a data: or javascript: URL.
+    if (base && !base->starts_with("data:") && !base->starts_with("javascript:")) {
+      return std::move(*base);
+    }
+  }
+  return std::string(page_url);
+}
+
+}  // namespace
+
+std::vector<std::string> extract_links(std::string_view html, std::string_view page_url) {
+  if (html.empty()) return {};
+  markup_limiter limiter(html);
+  const std::string_view markup = limiter.run();
+
+  gumbo_memory memory;
+  const GumboOptions options = memory.options();
+  const GumboOutput* output = gumbo_parse_with_options(&options, markup.data(), markup.size());
+  if (output == nullptr) return {};
+  const found_links found = collect(output->document);
+
+  const std::string base = base_url(page_url, found.base_href);
+  std::vector<std::string> links;
+  std::unordered_set<std::string> seen;
+  for (const std::string_view href : found.hrefs) {
+    auto link = resolve_link(base, href);
+    if (link && seen.insert(*link).second) links.push_back(std::move(*link));
+  }
+  return links;
+}
+
+}  // namespace corocrawl

@@ -1,0 +1,135 @@
+// The seed's host rules (crawling.py host_okay) plus exclusion patterns.
+
+#include "corocrawl/scope.hpp"
+
+#include <boost/url/parse.hpp>
+#include <boost/url/url_view.hpp>
+#include <optional>
+
+#include "corocrawl/errors.hpp"
+
+namespace corocrawl {
+namespace {
+
+namespace urls = boost::urls;
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+// A host as compared: lower-case, without IPv6 brackets or a trailing root dot.
+std::string comparable_host(std::string_view host) {
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  } else if (host.size() > 1 && host.back() == '.') {
+    host.remove_suffix(1);
+  }
+  return lower(host);
+}
+
+// IPv6 literals contain ':'; the seed treats hosts made of digits and dots as IPv4.
+bool is_ip_literal(std::string_view host) {
+  if (host.find(':') != std::string_view::npos) return true;
+  return !host.empty() && host.find_first_not_of("0123456789.") == std::string_view::npos;
+}
+
+// The seed's lenient_host, joined with '.' so that "ab.c" and "a.bc" stay apart.
+std::string last_two_labels(std::string_view host) {
+  const std::size_t last_dot = host.rfind('.');
+  if (last_dot == std::string_view::npos || last_dot == 0) return std::string(host);
+  const std::size_t previous_dot = host.rfind('.', last_dot - 1);
+  return std::string(previous_dot == std::string_view::npos ? host : host.substr(previous_dot + 1));
+}
+
+// The host of an absolute URL as written (IPv6 without brackets); nullopt when it has none.
+std::optional<std::string> host_of(urls::url_view u) {
+  if (!u.has_authority() || u.encoded_host().empty()) return std::nullopt;
+  if (u.host_type() == urls::host_type::ipv6) return std::string(u.encoded_host_address());
+  return std::string(u.encoded_host());
+}
+
+bool is_http(urls::url_view u) {
+  const std::string scheme = lower(u.scheme());
+  return scheme == "http" || scheme == "https";
+}
+
+// One line even if the pattern or the library's message holds control characters.
+std::string printable(std::string_view s) {
+  std::string out;
+  for (const char c : s) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[(c >> 4) & 0xF];
+      out += kHex[c & 0xF];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+scope::scope(std::span<const std::string> root_urls, bool strict, std::vector<std::regex> exclude)
+    : strict_(strict), exclude_(std::move(exclude)) {
+  for (const std::string& root : root_urls) {
+    const auto parsed = urls::parse_uri(root);
+    if (!parsed) continue;
+    const auto host = host_of(*parsed);
+    if (!host) continue;
+    const std::string h = comparable_host(*host);
+    root_hosts_.insert(strict_ || is_ip_literal(h) ? h : last_two_labels(h));
+  }
+}
+
+bool scope::host_allowed(std::string_view host) const {
+  const std::string h = comparable_host(host);
+  if (h.empty()) return false;
+  if (root_hosts_.contains(h)) return true;
+  if (is_ip_literal(h)) return false;
+  if (!strict_) {
+    // A name's last two labels are never an IP root ("x.1.2" must not match root "1.2").
+    const std::string key = last_two_labels(h);
+    return !is_ip_literal(key) && root_hosts_.contains(key);
+  }
+  // Strict: equal modulo one leading "www.".
+  const std::string other = h.starts_with("www.") ? h.substr(4) : "www." + h;
+  return !is_ip_literal(other) && root_hosts_.contains(other);
+}
+
+bool scope::allows(std::string_view url) const {
+  if (url.size() > max_url_length) return false;
+  const auto parsed = urls::parse_uri(url);
+  if (!parsed || !is_http(*parsed)) return false;
+  const auto host = host_of(*parsed);
+  return host && host_allowed(*host) && !excluded(url);
+}
+
+bool scope::excluded(std::string_view url) const {
+  for (const std::regex& pattern : exclude_) {
+    if (std::regex_search(url.begin(), url.end(), pattern)) return true;
+  }
+  return false;
+}
+
+std::vector<std::regex> compile_patterns(std::span<const std::string> patterns,
+                                         std::string_view option) {
+  std::vector<std::regex> compiled;
+  compiled.reserve(patterns.size());
+  for (const std::string& pattern : patterns) {
+    try {
+      compiled.emplace_back(pattern, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw config_error(std::string(option) + ": invalid regular expression \"" +
+                         printable(pattern) + "\": " + printable(e.what()));
+    }
+  }
+  return compiled;
+}
+
+}  // namespace corocrawl

@@ -1,0 +1,447 @@
+// URL normalisation, browser-like link resolution and request targets.
+
+#include "corocrawl/url.hpp"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+namespace corocrawl {
+namespace {
+
+using opt = std::optional<std::string>;
+
+// ---- normalize_url ----------------------------------------------------------------------
+
+TEST(NormalizeUrl, LowerCasesSchemeAndHostAndRemovesDefaultPort) {
+  EXPECT_EQ(normalize_url("HTTP://Example.COM:80"), opt("http://example.com/"));
+}
+
+TEST(NormalizeUrl, RemovesHttpsDefaultPort) {
+  EXPECT_EQ(normalize_url("https://a:443/x"), opt("https://a/x"));
+}
+
+TEST(NormalizeUrl, KeepsOtherPorts) {
+  EXPECT_EQ(normalize_url("http://a:8080"), opt("http://a:8080/"));
+  EXPECT_EQ(normalize_url("https://a:80/"), opt("https://a:80/"));
+  EXPECT_EQ(normalize_url("http://a:443/"), opt("http://a:443/"));
+}
+
+TEST(NormalizeUrl, EmptyPortIsRemoved) {
+  EXPECT_EQ(normalize_url("http://a:/"), opt("http://a/"));
+}
+
+TEST(NormalizeUrl, PortLeadingZerosAreDropped) {
+  EXPECT_EQ(normalize_url("http://a:0080/"), opt("http://a/"));
+  EXPECT_EQ(normalize_url("http://a:08080/"), opt("http://a:8080/"));
+}
+
+TEST(NormalizeUrl, PortAbove65535IsRejected) {
+  EXPECT_EQ(normalize_url("http://a:65536/"), std::nullopt);
+  EXPECT_EQ(normalize_url("http://a:65535/"), opt("http://a:65535/"));
+}
+
+TEST(NormalizeUrl, EmptyHttpPathBecomesSlash) {
+  EXPECT_EQ(normalize_url("http://a"), opt("http://a/"));
+  EXPECT_EQ(normalize_url("https://a?x"), opt("https://a/?x"));
+}
+
+TEST(NormalizeUrl, RemovesDotSegments) {
+  EXPECT_EQ(normalize_url("http://a/b/../c"), opt("http://a/c"));
+  EXPECT_EQ(normalize_url("http://a/./b/./c/."), opt("http://a/b/c/"));
+  EXPECT_EQ(normalize_url("http://a/b/c/.."), opt("http://a/b/"));
+  EXPECT_EQ(normalize_url("http://a/b/.."), opt("http://a/"));
+}
+
+TEST(NormalizeUrl, DotDotNeverClimbsAboveRoot) {
+  // Boost.URL 1.81's own normalize() would keep "/../../x".
+  EXPECT_EQ(normalize_url("http://a/../../x"), opt("http://a/x"));
+  EXPECT_EQ(normalize_url("http://a/a/b/../../../c"), opt("http://a/c"));
+}
+
+TEST(NormalizeUrl, PercentEncodedDotsAreDotSegments) {
+  EXPECT_EQ(normalize_url("http://a/b/%2e%2E/x"), opt("http://a/x"));
+}
+
+TEST(NormalizeUrl, DecodesUnreservedCharacters) {
+  EXPECT_EQ(normalize_url("http://a/%7euser"), opt("http://a/~user"));
+  EXPECT_EQ(normalize_url("http://a/%41%2D%5F%2E%30"), opt("http://a/A-_.0"));
+}
+
+TEST(NormalizeUrl, KeepsReservedCharactersEncodedInPath) {
+  EXPECT_EQ(normalize_url("http://a/%2f"), opt("http://a/%2F"));
+  EXPECT_EQ(normalize_url("http://a/x%3fy"), opt("http://a/x%3Fy"));
+  // An encoded slash is not a separator, so ".." removes the whole segment.
+  EXPECT_EQ(normalize_url("http://a/a%2Fb/../c"), opt("http://a/c"));
+}
+
+TEST(NormalizeUrl, UpperCasesPercentHexDigits) {
+  EXPECT_EQ(normalize_url("http://a/%c3%a9"), opt("http://a/%C3%A9"));
+}
+
+TEST(NormalizeUrl, QueryIsPercentNormalisedButNotDecodedOtherwise) {
+  EXPECT_EQ(normalize_url("http://a/?x=%7e%2f%41+%20&Y=Z"), opt("http://a/?x=~%2FA+%20&Y=Z"));
+}
+
+TEST(NormalizeUrl, EmptyQueryIsKept) {
+  EXPECT_EQ(normalize_url("http://a/?"), opt("http://a/?"));
+  EXPECT_EQ(normalize_url("http://a/"), opt("http://a/"));
+}
+
+TEST(NormalizeUrl, QueryDotSegmentsAreNotTouched) {
+  EXPECT_EQ(normalize_url("http://a/b?c/../d"), opt("http://a/b?c/../d"));
+}
+
+TEST(NormalizeUrl, RemovesFragment) {
+  EXPECT_EQ(normalize_url("http://a/x#frag"), opt("http://a/x"));
+  EXPECT_EQ(normalize_url("http://a/x?y#"), opt("http://a/x?y"));
+}
+
+TEST(NormalizeUrl, KeepsPathAndQueryCase) {
+  EXPECT_EQ(normalize_url("HTTP://A/B/C?D=E"), opt("http://a/B/C?D=E"));
+}
+
+TEST(NormalizeUrl, KeepsEmptySegments) {
+  EXPECT_EQ(normalize_url("http://a//b/"), opt("http://a//b/"));
+}
+
+TEST(NormalizeUrl, PercentNormalisesHost) {
+  EXPECT_EQ(normalize_url("http://A%41.com/"), opt("http://aa.com/"));
+}
+
+TEST(NormalizeUrl, Ipv6Literal) {
+  EXPECT_EQ(normalize_url("http://[::1]:80/"), opt("http://[::1]/"));
+  EXPECT_EQ(normalize_url("http://[::FFFF:1.2.3.4]:8080"), opt("http://[::ffff:1.2.3.4]:8080/"));
+}
+
+TEST(NormalizeUrl, Ipv4Literal) {
+  EXPECT_EQ(normalize_url("http://127.0.0.1:80/x"), opt("http://127.0.0.1/x"));
+}
+
+TEST(NormalizeUrl, KeepsUserinfo) {
+  EXPECT_EQ(normalize_url("http://User:Pw@A/"), opt("http://User:Pw@a/"));
+}
+
+TEST(NormalizeUrl, RelativeInputIsRejected) {
+  EXPECT_EQ(normalize_url("/rel"), std::nullopt);
+  EXPECT_EQ(normalize_url("a/b"), std::nullopt);
+  EXPECT_EQ(normalize_url("//host/x"), std::nullopt);
+  EXPECT_EQ(normalize_url(""), std::nullopt);
+}
+
+TEST(NormalizeUrl, InvalidSyntaxIsRejected) {
+  EXPECT_EQ(normalize_url("http://a/b c"), std::nullopt);
+  EXPECT_EQ(normalize_url("http://a/%"), std::nullopt);
+  EXPECT_EQ(normalize_url("http://[::1/"), std::nullopt);
+  EXPECT_EQ(normalize_url(" http://a/"), std::nullopt);
+}
+
+TEST(NormalizeUrl, HttpWithoutHostIsRejected) {
+  EXPECT_EQ(normalize_url("http:/a"), std::nullopt);
+  EXPECT_EQ(normalize_url("http:a"), std::nullopt);
+  EXPECT_EQ(normalize_url("http:///a"), std::nullopt);
+  EXPECT_EQ(normalize_url("https://"), std::nullopt);
+}
+
+TEST(NormalizeUrl, OtherSchemes) {
+  EXPECT_EQ(normalize_url("MAILTO:X@Y.com"), opt("mailto:X@Y.com"));
+  EXPECT_EQ(normalize_url("javascript:void(0)"), opt("javascript:void(0)"));
+  EXPECT_EQ(normalize_url("ftp://H:21"), opt("ftp://h/"));
+  EXPECT_EQ(normalize_url("urn:isbn:123"), opt("urn:isbn:123"));
+}
+
+TEST(NormalizeUrl, IsIdempotent) {
+  for (const char* url : {"HTTP://Example.COM:80", "http://a/%7e/%2f/b/../c?x=%41#f",
+                          "http://[::1]:8080/a/./b", "mailto:x@y"}) {
+    const auto once = normalize_url(url);
+    ASSERT_TRUE(once.has_value()) << url;
+    EXPECT_EQ(normalize_url(*once), once) << url;
+  }
+}
+
+// ---- resolve_link: RFC 3986 section 5.4 ---------------------------------------------------
+
+constexpr const char* kRfcBase = "http://a/b/c/d;p?q";
+
+TEST(ResolveLink, Rfc3986NormalExamples) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"g:h", "g:h"},
+      {"g", "http://a/b/c/g"},
+      {"./g", "http://a/b/c/g"},
+      {"g/", "http://a/b/c/g/"},
+      {"/g", "http://a/g"},
+      {"//g", "http://g/"},
+      {"?y", "http://a/b/c/d;p?y"},
+      {"g?y", "http://a/b/c/g?y"},
+      {"#s", "http://a/b/c/d;p?q"},
+      {"g#s", "http://a/b/c/g"},
+      {"g?y#s", "http://a/b/c/g?y"},
+      {";x", "http://a/b/c/;x"},
+      {"g;x", "http://a/b/c/g;x"},
+      {"", "http://a/b/c/d;p?q"},
+      {".", "http://a/b/c/"},
+      {"./", "http://a/b/c/"},
+      {"..", "http://a/b/"},
+      {"../", "http://a/b/"},
+      {"../g", "http://a/b/g"},
+      {"../..", "http://a/"},
+      {"../../", "http://a/"},
+      {"../../g", "http://a/g"},
+  };
+  for (const auto& [link, expected] : cases) {
+    EXPECT_EQ(resolve_link(kRfcBase, link), opt(expected)) << link;
+  }
+}
+
+TEST(ResolveLink, Rfc3986AbnormalExamples) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"../../../g", "http://a/g"},
+      {"../../../../g", "http://a/g"},
+      {"/./g", "http://a/g"},
+      {"/../g", "http://a/g"},
+      {"g.", "http://a/b/c/g."},
+      {".g", "http://a/b/c/.g"},
+      {"g..", "http://a/b/c/g.."},
+      {"..g", "http://a/b/c/..g"},
+      {"./../g", "http://a/b/g"},
+      {"./g/.", "http://a/b/c/g/"},
+      {"g/./h", "http://a/b/c/g/h"},
+      {"g/../h", "http://a/b/c/h"},
+      {"g;x=1/./y", "http://a/b/c/g;x=1/y"},
+      {"g;x=1/../y", "http://a/b/c/y"},
+      {"g?y/./x", "http://a/b/c/g?y/./x"},
+      {"g?y/../x", "http://a/b/c/g?y/../x"},
+  };
+  for (const auto& [link, expected] : cases) {
+    EXPECT_EQ(resolve_link(kRfcBase, link), opt(expected)) << link;
+  }
+}
+
+// ---- resolve_link: what browsers accept in href values ------------------------------------
+
+constexpr const char* kPage = "http://example.com/dir/page.html";
+
+TEST(ResolveLink, AbsoluteLinkIsNormalised) {
+  EXPECT_EQ(resolve_link(kPage, "HTTP://Other.ORG:80"), opt("http://other.org/"));
+}
+
+TEST(ResolveLink, SchemeRelativeLink) {
+  EXPECT_EQ(resolve_link(kPage, "//other.org/p"), opt("http://other.org/p"));
+  EXPECT_EQ(resolve_link("https://example.com/", "//other.org"), opt("https://other.org/"));
+}
+
+TEST(ResolveLink, TrimsLeadingAndTrailingWhitespace) {
+  EXPECT_EQ(resolve_link(kPage, "  /x \t\r\n\f"), opt("http://example.com/x"));
+  EXPECT_EQ(resolve_link(kPage, "\n\thttp://other.org/ "), opt("http://other.org/"));
+}
+
+TEST(ResolveLink, RemovesTabsAndNewlinesInside) {
+  EXPECT_EQ(resolve_link(kPage, "/a\tb\r\nc"), opt("http://example.com/abc"));
+  EXPECT_EQ(resolve_link(kPage, "ht\ntp://other.org/"), opt("http://other.org/"));
+}
+
+TEST(ResolveLink, EncodesInnerSpaces) {
+  EXPECT_EQ(resolve_link(kPage, "a b"), opt("http://example.com/dir/a%20b"));
+  EXPECT_EQ(resolve_link(kPage, "a?q=x y"), opt("http://example.com/dir/a?q=x%20y"));
+}
+
+TEST(ResolveLink, EncodesNonAsciiAsUtf8Bytes) {
+  EXPECT_EQ(resolve_link(kPage, "caf\xC3\xA9"), opt("http://example.com/dir/caf%C3%A9"));
+  EXPECT_EQ(resolve_link(kPage, "?q=\xE2\x82\xAC"),
+            opt("http://example.com/dir/page.html?q=%E2%82%AC"));
+}
+
+TEST(ResolveLink, EncodesInvalidUtf8BytesToo) {
+  EXPECT_EQ(resolve_link(kPage, "\xFF\xFE"), opt("http://example.com/dir/%FF%FE"));
+}
+
+TEST(ResolveLink, EncodesCharactersRfc3986Forbids) {
+  EXPECT_EQ(resolve_link(kPage, "/a\"b<c>d^e`f{g|h}i[j]"),
+            opt("http://example.com/a%22b%3Cc%3Ed%5Ee%60f%7Bg%7Ch%7Di%5Bj%5D"));
+}
+
+TEST(ResolveLink, LonePercentIsEncoded) {
+  EXPECT_EQ(resolve_link(kPage, "/100%"), opt("http://example.com/100%25"));
+  EXPECT_EQ(resolve_link(kPage, "/%zz"), opt("http://example.com/%25zz"));
+  EXPECT_EQ(resolve_link(kPage, "/%4"), opt("http://example.com/%254"));
+  EXPECT_EQ(resolve_link(kPage, "/%41%2f"), opt("http://example.com/A%2F"));
+}
+
+TEST(ResolveLink, BackslashIsSlashInHttpPaths) {
+  EXPECT_EQ(resolve_link(kPage, "\\x\\y"), opt("http://example.com/x/y"));
+  EXPECT_EQ(resolve_link(kPage, "\\\\other.org\\p"), opt("http://other.org/p"));
+}
+
+TEST(ResolveLink, BackslashInQueryIsEncoded) {
+  EXPECT_EQ(resolve_link(kPage, "/a?q=\\"), opt("http://example.com/a?q=%5C"));
+}
+
+TEST(ResolveLink, BackslashIsNotSlashInOtherSchemes) {
+  EXPECT_EQ(resolve_link("foo://h/a/b", "c\\d"), opt("foo://h/a/c%5Cd"));
+}
+
+TEST(ResolveLink, QuestionMarkInQueryIsKept) {
+  EXPECT_EQ(resolve_link(kPage, "/a?b?c"), opt("http://example.com/a?b?c"));
+}
+
+TEST(ResolveLink, FragmentIsDropped) {
+  EXPECT_EQ(resolve_link(kPage, "x#a#b"), opt("http://example.com/dir/x"));
+  EXPECT_EQ(resolve_link(kPage, "x#a b"), opt("http://example.com/dir/x"));
+}
+
+TEST(ResolveLink, FragmentOnlyAndEmptyLinksAreThePage) {
+  EXPECT_EQ(resolve_link(kPage, "#top"), opt(kPage));
+  EXPECT_EQ(resolve_link(kPage, ""), opt(kPage));
+  EXPECT_EQ(resolve_link(kPage, " \n "), opt(kPage));
+  EXPECT_EQ(resolve_link("http://a/b?q#f", ""), opt("http://a/b?q"));
+}
+
+TEST(ResolveLink, QueryOnlyLink) {
+  EXPECT_EQ(resolve_link(kPage, "?"), opt("http://example.com/dir/page.html?"));
+  EXPECT_EQ(resolve_link(kPage, "?a=1&b=2"), opt("http://example.com/dir/page.html?a=1&b=2"));
+}
+
+TEST(ResolveLink, SameSchemeWithoutSlashesIsRelative) {
+  // Browsers read "http:x" against an http page as a relative reference.
+  EXPECT_EQ(resolve_link(kPage, "http:x"), opt("http://example.com/dir/x"));
+  EXPECT_EQ(resolve_link(kPage, "http:/x"), opt("http://example.com/x"));
+  EXPECT_EQ(resolve_link(kPage, "HTTP:x"), opt("http://example.com/dir/x"));
+  EXPECT_EQ(resolve_link(kPage, "http:a:b"), opt("http://example.com/dir/a:b"));
+  EXPECT_EQ(resolve_link(kPage, "http:a b:c"), opt("http://example.com/dir/a%20b:c"));
+  EXPECT_EQ(resolve_link(kPage, "http:"), opt(kPage));
+}
+
+TEST(ResolveLink, OtherSpecialSchemeWithoutSlashesNamesAHost) {
+  EXPECT_EQ(resolve_link(kPage, "https:other.org"), opt("https://other.org/"));
+  EXPECT_EQ(resolve_link(kPage, "https:/other.org/p"), opt("https://other.org/p"));
+  EXPECT_EQ(resolve_link(kPage, "https:///other.org/p"), opt("https://other.org/p"));
+  EXPECT_EQ(resolve_link(kPage, "///other.org/p"), opt("http://other.org/p"));
+}
+
+TEST(ResolveLink, ColonInFirstRelativeSegmentIsNotAScheme) {
+  EXPECT_EQ(resolve_link(kPage, "1a:b"), opt("http://example.com/dir/1a:b"));
+  EXPECT_EQ(resolve_link(kPage, "a b:c"), opt("http://example.com/dir/a%20b:c"));
+  EXPECT_EQ(resolve_link(kPage, "./x:y"), opt("http://example.com/dir/x:y"));
+}
+
+TEST(ResolveLink, NonHttpSchemesResolveToThemselves) {
+  EXPECT_EQ(resolve_link(kPage, "mailto:x@y"), opt("mailto:x@y"));
+  EXPECT_EQ(resolve_link(kPage, "javascript:void(0)"), opt("javascript:void(0)"));
+  EXPECT_EQ(resolve_link(kPage, "ftp://h/"), opt("ftp://h/"));
+  EXPECT_EQ(resolve_link(kPage, "tel:+1 555"), opt("tel:+1%20555"));
+  EXPECT_EQ(resolve_link(kPage, "mailto:a@b?subject=Hi there"),
+            opt("mailto:a@b?subject=Hi%20there"));
+}
+
+TEST(ResolveLink, Ipv6Host) {
+  EXPECT_EQ(resolve_link(kPage, "http://[::1]:8080/x"), opt("http://[::1]:8080/x"));
+  EXPECT_EQ(resolve_link("http://[::1]:8080/a/b", "c"), opt("http://[::1]:8080/a/c"));
+}
+
+TEST(ResolveLink, BaseFragmentAndQueryDoNotLeak) {
+  EXPECT_EQ(resolve_link("http://a/b?q#f", "c"), opt("http://a/c"));
+}
+
+TEST(ResolveLink, BaseIsNormalisedThrough) {
+  EXPECT_EQ(resolve_link("HTTP://A:80/b/../c/", "d"), opt("http://a/c/d"));
+}
+
+TEST(ResolveLink, UnusableLinksGiveNullopt) {
+  EXPECT_EQ(resolve_link(kPage, "http://"), std::nullopt);
+  EXPECT_EQ(resolve_link(kPage, "http://[::1"), std::nullopt);
+  EXPECT_EQ(resolve_link(kPage, "http://a:99999/"), std::nullopt);
+  EXPECT_EQ(resolve_link(kPage, "https:"), std::nullopt);
+}
+
+TEST(ResolveLink, BaseMustBeAbsolute) {
+  EXPECT_EQ(resolve_link("/relative", "x"), std::nullopt);
+  EXPECT_EQ(resolve_link("", "http://a/"), std::nullopt);
+  EXPECT_EQ(resolve_link("not a url", "x"), std::nullopt);
+}
+
+TEST(ResolveLink, EmbeddedNulIsEncodedNotTruncated) {
+  using namespace std::string_literals;
+  EXPECT_EQ(resolve_link(kPage, "/a\0b"s), opt("http://example.com/a%00b"));
+}
+
+// ---- split_http_url ---------------------------------------------------------------------
+
+TEST(SplitHttpUrl, PlainHttp) {
+  const auto t = split_http_url("http://example.com/a/b?x=1");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_FALSE(t->https);
+  EXPECT_EQ(t->host, "example.com");
+  EXPECT_EQ(t->port, 80);
+  EXPECT_EQ(t->target, "/a/b?x=1");
+}
+
+TEST(SplitHttpUrl, HttpsWithPort) {
+  const auto t = split_http_url("https://example.com:8443/");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_TRUE(t->https);
+  EXPECT_EQ(t->host, "example.com");
+  EXPECT_EQ(t->port, 8443);
+  EXPECT_EQ(t->target, "/");
+}
+
+TEST(SplitHttpUrl, DefaultHttpsPort) {
+  const auto t = split_http_url("https://a/");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->port, 443);
+}
+
+TEST(SplitHttpUrl, Ipv6HostWithoutBrackets) {
+  const auto t = split_http_url("http://[::1]:8080/x");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->host, "::1");
+  EXPECT_EQ(t->port, 8080);
+  EXPECT_EQ(t->target, "/x");
+}
+
+TEST(SplitHttpUrl, Ipv4Host) {
+  const auto t = split_http_url("http://127.0.0.1:1234/");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->host, "127.0.0.1");
+  EXPECT_EQ(t->port, 1234);
+}
+
+TEST(SplitHttpUrl, EmptyPathIsSlash) {
+  const auto t = split_http_url("http://a");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->target, "/");
+  const auto q = split_http_url("http://a?x");
+  ASSERT_TRUE(q.has_value());
+  EXPECT_EQ(q->target, "/?x");
+}
+
+TEST(SplitHttpUrl, EmptyQueryIsKept) {
+  const auto t = split_http_url("http://a/p?");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->target, "/p?");
+}
+
+TEST(SplitHttpUrl, FragmentIsNotSent) {
+  const auto t = split_http_url("http://a/p?q#frag");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->target, "/p?q");
+}
+
+TEST(SplitHttpUrl, EncodedPathIsKeptEncoded) {
+  const auto t = split_http_url("http://a/x%20y/%2F");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->target, "/x%20y/%2F");
+}
+
+TEST(SplitHttpUrl, RejectsOtherUrls) {
+  EXPECT_EQ(split_http_url("ftp://a/"), std::nullopt);
+  EXPECT_EQ(split_http_url("mailto:x@y"), std::nullopt);
+  EXPECT_EQ(split_http_url("/x"), std::nullopt);
+  EXPECT_EQ(split_http_url("http:/x"), std::nullopt);
+  EXPECT_EQ(split_http_url("http://a:0/"), std::nullopt);
+  EXPECT_EQ(split_http_url("http://a:70000/"), std::nullopt);
+  EXPECT_EQ(split_http_url(""), std::nullopt);
+}
+
+}  // namespace
+}  // namespace corocrawl
