@@ -1,0 +1,31 @@
+#pragma once
+// What a ROOT argument names: a URL to crawl or a local directory to serve and crawl.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace corocrawl {
+
+/// A directory of built HTML that corocrawl serves itself on 127.0.0.1.
+struct directory_root {
+  std::filesystem::path path;  ///< absolute, canonical
+};
+
+/// The normalised absolute http(s) URL of a root.
+struct url_root {
+  std::string url;
+};
+
+using root = std::variant<url_root, directory_root>;
+
+/// Classifies a ROOT as typed by a user. An "http://" or "https://" URL is a URL; an existing
+/// directory is a directory; other text without a scheme that does not look like a path is a
+/// bare host (and path) and gets "http://". Relative directories are taken from `base_dir`.
+/// Throws config_error (naming the root and the problem) for an unsupported scheme, a
+/// malformed URL, a path that does not exist or a file that is not a directory.
+root classify_root(std::string_view text,
+                   const std::filesystem::path& base_dir = std::filesystem::current_path());
+
+}  // namespace corocrawl
