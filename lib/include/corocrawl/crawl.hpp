@@ -1,0 +1,30 @@
+#pragma once
+// Running a whole crawl: the library's entry point for programs other than the CLI.
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "corocrawl/options.hpp"
+#include "corocrawl/record.hpp"
+
+namespace corocrawl {
+
+struct crawl_result {
+  std::vector<std::string> roots;     ///< root URLs crawled (directories as served)
+  std::vector<fetch_record> records;  ///< one per URL fetched, sorted by url
+  std::vector<broken_link> broken;    ///< sorted by url
+  bool interrupted = false;           ///< stopped by a signal before the crawl finished
+  std::chrono::duration<double> elapsed{0};
+};
+
+/// True when nothing is broken and the crawl was not interrupted.
+bool passed(const crawl_result& result);
+
+/// Crawls `options.roots` to the end on a fresh io_context in the calling thread. Directory
+/// roots are served on 127.0.0.1 for the duration of the crawl. With `stop_on_signals`,
+/// SIGINT or SIGTERM ends the crawl early with `interrupted` set. Throws config_error for
+/// invalid options (before anything is fetched).
+crawl_result run_crawl(const crawl_options& options);
+
+}  // namespace corocrawl

@@ -1,0 +1,29 @@
+#pragma once
+// What a crawl's result says to people (text report) and to programs (JSON summary).
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <span>
+#include <string>
+
+#include "corocrawl/crawl.hpp"
+#include "corocrawl/options.hpp"
+#include "corocrawl/record.hpp"
+
+namespace corocrawl {
+
+/// The seed's report categories: urls, html, html_bytes, other, other_bytes, redirect, error,
+/// error_bytes, fail are always present; status_NNN and fail_<kind> only when non-zero.
+std::map<std::string, std::uint64_t> compute_stats(std::span<const fetch_record> records);
+
+/// Writes the corocrawl-summary/1 JSON document (see README) followed by a newline.
+void write_json_summary(std::ostream& out, const crawl_result& result,
+                        const crawl_options& options);
+
+/// Writes the human report: one line per URL (only broken ones when `errors_only`), the
+/// broken links with the pages that link to them, the counters and a one-line verdict.
+void write_text_report(std::ostream& out, const crawl_result& result, const crawl_options& options,
+                       bool errors_only);
+
+}  // namespace corocrawl

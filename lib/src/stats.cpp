@@ -1,0 +1,36 @@
+#include <string>
+
+#include "corocrawl/report.hpp"
+
+namespace corocrawl {
+
+std::map<std::string, std::uint64_t> compute_stats(std::span<const fetch_record> records) {
+  std::map<std::string, std::uint64_t> stats;
+  for (const char* always : {"urls", "html", "html_bytes", "other", "other_bytes", "redirect",
+                             "error", "error_bytes", "fail"})
+    stats[always] = 0;
+
+  // The seed's categories: fail (no response), redirect, error (>= 400), html, other.
+  for (const auto& r : records) {
+    ++stats["urls"];
+    if (!r.status) {
+      ++stats["fail"];
+      ++stats["fail_" + r.failure.value_or("unknown")];
+    } else if (*r.status >= 400) {
+      ++stats["error"];
+      stats["error_bytes"] += r.size;
+      ++stats["status_" + std::to_string(*r.status)];
+    } else if (is_redirect_status(*r.status)) {
+      ++stats["redirect"];
+    } else if (*r.status == 200 && r.content_type == "text/html") {
+      ++stats["html"];
+      stats["html_bytes"] += r.size;
+    } else {
+      ++stats["other"];
+      stats["other_bytes"] += r.size;
+    }
+  }
+  return stats;
+}
+
+}  // namespace corocrawl

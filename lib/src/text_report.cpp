@@ -1,0 +1,85 @@
+// The human report, the seed's "*** Report ***" in spirit: a line per URL, the broken links
+// with the pages that link to them, the counters and a one-line verdict.
+#include <cstdio>
+#include <string>
+
+#include "corocrawl/report.hpp"
+
+namespace corocrawl {
+
+namespace {
+
+std::string status_text(const fetch_record& r) {
+  return r.status ? std::to_string(*r.status) : std::string("error");
+}
+
+void write_url_line(std::ostream& out, const fetch_record& r) {
+  out << r.url << ' ' << status_text(r);
+  if (!r.status) {
+    out << ' ' << r.error.value_or("failed") << " (" << r.tries
+        << (r.tries == 1 ? " try)" : " tries)");
+  } else if (r.next_url) {
+    out << " redirect " << *r.next_url;
+    if (r.error) out << " (" << *r.error << ')';
+  } else {
+    out << ' ' << r.content_type.value_or("-") << ' ' << r.encoding.value_or("-") << ' ' << r.size;
+    if (r.num_urls > 0) out << ' ' << r.num_new_urls << '/' << r.num_urls;
+    if (r.error) out << " (" << *r.error << ')';
+  }
+  out << '\n';
+}
+
+void write_broken(std::ostream& out, const crawl_result& result) {
+  if (result.broken.empty()) return;
+  out << "Broken links (" << result.broken.size() << "):\n";
+  for (const auto& b : result.broken) {
+    out << "  " << b.url << ' ' << (b.status ? std::to_string(*b.status) : std::string("error"));
+    if (b.error) out << ' ' << *b.error;
+    out << '\n';
+    for (const auto& referrer : b.referrers)
+      out << "    linked from " << referrer << '\n';
+  }
+}
+
+void write_verdict(std::ostream& out, const crawl_result& result) {
+  const auto urls = result.records.size();
+  const auto broken = result.broken.size();
+  if (result.interrupted)
+    out << "INTERRUPTED: stopped after " << urls << " URLs, " << broken << " broken so far\n";
+  else if (broken > 0)
+    out << "FAILED: " << broken << (broken == 1 ? " broken URL" : " broken URLs") << " of " << urls
+        << " checked\n";
+  else
+    out << "PASSED: " << urls << " URLs checked, nothing broken\n";
+}
+
+}  // namespace
+
+void write_text_report(std::ostream& out, const crawl_result& result, const crawl_options& options,
+                       bool errors_only) {
+  if (errors_only) {
+    write_broken(out, result);
+    write_verdict(out, result);
+    return;
+  }
+  out << "*** Report ***\n";
+  for (const auto& record : result.records)
+    write_url_line(out, record);
+  write_broken(out, result);
+
+  const double secs = result.elapsed.count();
+  char timing[128];
+  std::snprintf(timing, sizeof timing, "in %.3f secs (max_tasks=%d) (%.1f urls/sec)", secs,
+                options.max_tasks,
+                secs > 0 ? static_cast<double>(result.records.size()) / secs : 0.0);
+  out << "Finished " << result.records.size() << " urls " << timing << '\n';
+  for (const auto& [key, count] : compute_stats(result.records)) {
+    char line[96];
+    std::snprintf(line, sizeof line, "%10llu %s\n", static_cast<unsigned long long>(count),
+                  key.c_str());
+    out << line;
+  }
+  write_verdict(out, result);
+}
+
+}  // namespace corocrawl

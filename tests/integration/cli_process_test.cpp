@@ -1,0 +1,317 @@
+// The corocrawl binary as users and CI run it: exit codes, --json -, the report, config
+// files, bad input, signals and local folder mode.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <boost/json.hpp>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "process.hpp"
+#include "test_server.hpp"
+
+namespace corocrawl {
+namespace {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+using namespace std::chrono_literals;
+using testing::process_result;
+using testing::test_server;
+
+std::string text(const json::value& v) {
+  return json::value_to<std::string>(v);
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  CliTest() {
+    dir_ = fs::temp_directory_path() /
+           ("corocrawl-cli-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  ~CliTest() override { fs::remove_all(dir_); }
+
+  process_result run(std::vector<std::string> args) const {
+    args.insert(args.begin(), COROCRAWL_BINARY);
+    return testing::run_process(args, dir_);
+  }
+
+  void write_file(const fs::path& path, const std::string& text) const {
+    fs::create_directories((dir_ / path).parent_path());
+    std::ofstream(dir_ / path) << text;
+  }
+
+  std::string read_file(const fs::path& path) const {
+    std::ifstream in(dir_ / path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+  /// A site whose "/" links to a page that exists and to one that does not.
+  void serve_site_with_a_broken_link() {
+    server_.add_page("/", {"/ok", "/missing"});
+    server_.add_page("/ok", {"/"});
+  }
+
+  test_server server_;
+  fs::path dir_;
+};
+
+TEST_F(CliTest, JsonToStdoutIsOneValidDocument) {
+  serve_site_with_a_broken_link();
+  const auto result = run({"--json", "-", server_.url("/")});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  const json::value doc = json::parse(result.out);  // throws unless exactly one document
+  const auto& summary = doc.as_object();
+  EXPECT_EQ(summary.at("schema"), "corocrawl-summary/1");
+  EXPECT_EQ(summary.at("roots"), json::array{json::string(server_.url("/"))});
+  EXPECT_EQ(summary.at("config"), json::parse(R"({"max_tasks": 100, "max_redirect": 10,
+      "max_tries": 4, "strict": true, "exclude": []})"));
+  EXPECT_TRUE(summary.at("elapsed_seconds").is_number());
+  EXPECT_EQ(summary.at("interrupted"), false);
+  EXPECT_EQ(summary.at("passed"), false);
+
+  const auto& stats = summary.at("stats").as_object();
+  EXPECT_EQ(stats.at("urls"), 3);
+  EXPECT_EQ(stats.at("html"), 2);
+  EXPECT_EQ(stats.at("error"), 1);
+  EXPECT_EQ(stats.at("status_404"), 1);
+  EXPECT_EQ(stats.at("fail"), 0);
+  for (const auto& [key, value] : stats) {
+    if (key.starts_with("fail_") || key.starts_with("status_")) {
+      EXPECT_NE(value, 0) << key;
+    }
+  }
+
+  const auto& urls = summary.at("urls").as_array();
+  ASSERT_EQ(urls.size(), 3u);
+  EXPECT_EQ(text(urls[0].at("url")), server_.url("/"));
+  EXPECT_EQ(text(urls[1].at("url")), server_.url("/missing"));
+  EXPECT_EQ(text(urls[2].at("url")), server_.url("/ok"));
+  const auto& root = urls[0].as_object();
+  EXPECT_EQ(root.at("status"), 200);
+  EXPECT_TRUE(root.at("next_url").is_null());
+  EXPECT_TRUE(root.at("error").is_null());
+  EXPECT_EQ(root.at("tries"), 1);
+  EXPECT_EQ(root.at("content_type"), "text/html");
+  EXPECT_EQ(root.at("encoding"), "utf-8");
+  EXPECT_EQ(root.at("num_urls"), 2);
+  EXPECT_EQ(root.at("num_new_urls"), 2);
+  EXPECT_TRUE(root.at("referrer").is_null());
+  EXPECT_TRUE(root.at("size").is_number());
+  EXPECT_EQ(text(urls[1].at("referrer")), server_.url("/"));
+
+  EXPECT_EQ(summary.at("broken"),
+            json::parse(R"([{"url": ")" + server_.url("/missing") +
+                        R"(", "status": 404, "error": null, "referrers": [")" + server_.url("/") +
+                        R"("]}])"));
+  // The report, when stdout carries JSON, goes to stderr.
+  EXPECT_NE(result.err.find("*** Report ***"), std::string::npos);
+}
+
+TEST_F(CliTest, PassingCrawlExitsZeroAndReportsOnStdout) {
+  server_.add_page("/", {"/a"});
+  server_.add_page("/a");
+  const auto result = run({"--json", "summary.json", server_.url("/")});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("*** Report ***"), std::string::npos);
+  EXPECT_NE(result.out.find("PASSED: 2 URLs checked, nothing broken"), std::string::npos);
+  const auto doc = json::parse(read_file("summary.json"));
+  EXPECT_EQ(doc.at("passed"), true);
+  EXPECT_EQ(doc.at("stats").at("urls"), 2);
+}
+
+TEST_F(CliTest, BrokenLinkFailsWithTheReportNamingIt) {
+  serve_site_with_a_broken_link();
+  const auto result = run({server_.url("/")});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.out.find("Broken links (1):\n  " + server_.url("/missing") +
+                            " 404\n"
+                            "    linked from " +
+                            server_.url("/") + "\n"),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("FAILED: 1 broken URL of 3 checked"), std::string::npos);
+}
+
+TEST_F(CliTest, QuietKeepsOnlyErrors) {
+  serve_site_with_a_broken_link();
+  const auto result = run({"-q", server_.url("/")});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out.find("*** Report ***"), std::string::npos);
+  EXPECT_EQ(result.out.find(server_.url("/ok")), std::string::npos);
+  EXPECT_NE(result.out.find(server_.url("/missing")), std::string::npos);
+  EXPECT_NE(result.out.find("FAILED"), std::string::npos);
+  EXPECT_EQ(result.err, "");
+}
+
+TEST_F(CliTest, ReportNoneWritesNothingToStdout) {
+  serve_site_with_a_broken_link();
+  const auto result = run({"--report", "none", server_.url("/")});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+}
+
+TEST_F(CliTest, ConfigFileInTheWorkingDirectory) {
+  server_.add_page("/", {"/private/x"});
+  write_file("corocrawl.toml", "roots = [\"" + server_.url("/") + "\"]\n" +
+                                   "max_tasks = 3\nexclude = [\"/private/\"]\n" +
+                                   "json = \"out/summary.json\"\nreport = \"none\"\n");
+  fs::create_directories(dir_ / "out");
+  const auto result = run({});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "");
+  const auto doc = json::parse(read_file("out/summary.json"));
+  EXPECT_EQ(doc.at("config").at("max_tasks"), 3);
+  EXPECT_EQ(doc.at("config").at("exclude"), json::array{"/private/"});
+  EXPECT_EQ(server_.requests_for("/private/x"), 0u);
+}
+
+TEST_F(CliTest, FlagsOverrideTheConfigFile) {
+  server_.add_page("/");
+  write_file("custom.toml", "max_tasks = 3\nmax_tries = 2\n");
+  const auto result =
+      run({"--config", "custom.toml", "--max-tasks", "7", "--json", "-", server_.url("/")});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const auto doc = json::parse(result.out);
+  EXPECT_EQ(doc.at("config").at("max_tasks"), 7);
+  EXPECT_EQ(doc.at("config").at("max_tries"), 2);
+}
+
+struct bad_input {
+  std::vector<std::string> args;
+  std::string config;    // written to corocrawl.toml when not empty
+  std::string mentions;  // the option, key or value the message must name
+};
+
+TEST_F(CliTest, BadInputIsOneLineAndExitStatusTwo) {
+  const auto url = server_.url("/");
+  const std::vector<bad_input> cases = {
+      {{"--no-such-flag", url}, "", "--no-such-flag"},
+      {{"--max-tasks", "0", url}, "", "--max-tasks"},
+      {{"--max-tasks", "abc", url}, "", "--max-tasks"},
+      {{"--max-tries=-1", url}, "", "--max-tries"},
+      {{"--max-redirect", "x", url}, "", "--max-redirect"},
+      {{"--exclude", "(unclosed", url}, "", "--exclude"},
+      {{"--resolve", "nonsense", url}, "", "--resolve"},
+      {{"--resolve", "host:99999:127.0.0.1", url}, "", "--resolve"},
+      {{"--timeout", "soon", url}, "", "--timeout"},
+      {{"--report", "fancy", url}, "", "--report"},
+      {{"--config", "missing.toml", url}, "", "missing.toml"},
+      {{"--json", "no/such/dir/summary.json", url}, "", "--json"},
+      {{}, "", "root"},
+      {{"ftp://127.0.0.1/"}, "", "ftp"},
+      {{"./no-such-dir"}, "", "no-such-dir"},
+      {{url}, "max_tasks = 8\nstrict = \n", "corocrawl.toml"},
+      {{url}, "max_task = 8\n", "max_task"},
+      {{url}, "max_tasks = \"8\"\n", "max_tasks"},
+      {{url}, "timeout = 0\n", "timeout"},
+  };
+  for (const auto& c : cases) {
+    fs::remove(dir_ / "corocrawl.toml");
+    if (!c.config.empty()) write_file("corocrawl.toml", c.config);
+    const auto result = run(c.args);
+    std::string shown;
+    for (const auto& a : c.args)
+      shown += a + " ";
+    SCOPED_TRACE(shown + "| " + c.config);
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(result.out, "");
+    EXPECT_NE(result.err.find(c.mentions), std::string::npos) << result.err;
+    EXPECT_TRUE(result.err.starts_with("corocrawl: error: ")) << result.err;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+  }
+  EXPECT_EQ(server_.requests().size(), 0u);
+}
+
+void interrupt_with(CliTest& test, test_server& server, int signal, const fs::path& dir) {
+  server.add_page("/", {"/slow", "/fast"});
+  server.add_page("/fast");
+  server.add_handler("/slow",
+                     [](const testing::request&) -> boost::asio::awaitable<testing::reply> {
+                       co_await testing::sleep_for(60s);
+                       co_return testing::response{};
+                     });
+  testing::child_process child{{COROCRAWL_BINARY, "--json", "summary.json", server.url("/")}, dir};
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (server.requests_for("/slow") == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(10ms);
+  ASSERT_EQ(server.requests_for("/slow"), 1u);
+  child.send_signal(signal);
+  const auto result = child.wait(20s);
+  EXPECT_FALSE(result.timed_out);
+  EXPECT_EQ(result.exit_code, 130) << result.err;
+  EXPECT_NE(result.out.find("INTERRUPTED"), std::string::npos) << result.out;
+  std::ifstream in(dir / "summary.json");
+  std::stringstream contents;
+  contents << in.rdbuf();
+  const auto doc = json::parse(contents.str());
+  EXPECT_EQ(doc.at("interrupted"), true);
+  EXPECT_EQ(doc.at("passed"), false);
+  EXPECT_EQ(text(doc.at("urls").at(0).at("url")), server.url("/"));
+  (void)test;
+}
+
+TEST_F(CliTest, SigintStopsTheCrawlAndStillWritesTheSummary) {
+  interrupt_with(*this, server_, SIGINT, dir_);
+}
+
+TEST_F(CliTest, SigtermStopsTheCrawlAndStillWritesTheSummary) {
+  interrupt_with(*this, server_, SIGTERM, dir_);
+}
+
+TEST_F(CliTest, LocalFolderIsServedAndCrawled) {
+  write_file("site/index.html", R"(<a href="about.html">About</a> <a href="docs">Docs</a>
+      <img src="logo.png"> <a href="https://example.org/">elsewhere</a>)");
+  write_file("site/about.html", R"(<a href="/">Home</a> <a href="docs/">Docs</a>)");
+  write_file("site/docs/index.html", R"(<a href="../about.html">About</a>)");
+  const auto result = run({"--json", "-", "site"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const auto doc = json::parse(result.out);
+  const auto root = json::value_to<std::string>(doc.at("roots").at(0));
+  EXPECT_TRUE(root.starts_with("http://127.0.0.1:")) << root;
+  std::vector<std::string> urls;
+  for (const auto& r : doc.at("urls").as_array())
+    urls.push_back(json::value_to<std::string>(r.at("url")).substr(root.size() - 1));
+  EXPECT_EQ(urls, (std::vector<std::string>{"/", "/about.html", "/docs", "/docs/"}));
+  EXPECT_EQ(doc.at("urls").at(2).at("status"), 301);
+}
+
+TEST_F(CliTest, LocalFolderWithAMissingPageFails) {
+  write_file("site/index.html", R"(<a href="gone.html">Gone</a>)");
+  const auto result = run({"--json", "-", "site"});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  const auto doc = json::parse(result.out);
+  ASSERT_EQ(doc.at("broken").as_array().size(), 1u);
+  EXPECT_TRUE(
+      json::value_to<std::string>(doc.at("broken").at(0).at("url")).ends_with("/gone.html"));
+  EXPECT_EQ(doc.at("broken").at(0).at("status"), 404);
+}
+
+TEST_F(CliTest, BundledExampleSiteHasExactlyOneBrokenLink) {
+  const auto result = run({"--json", "-", COROCRAWL_EXAMPLES_DIR "/site"});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  const auto doc = json::parse(result.out);
+  EXPECT_EQ(doc.at("broken").as_array().size(), 1u) << result.out;
+  EXPECT_GE(doc.at("stats").at("html").as_int64(), 5);
+}
+
+TEST_F(CliTest, HelpAndVersion) {
+  auto result = run({"--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.out.find("--max-tasks"), std::string::npos);
+  result = run({"--version"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_TRUE(result.out.starts_with("corocrawl ")) << result.out;
+}
+
+}  // namespace
+}  // namespace corocrawl

@@ -1,0 +1,45 @@
+#pragma once
+// Running the corocrawl binary as a child process, as users and CI do.
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace corocrawl::testing {
+
+struct process_result {
+  int exit_code = -1;  ///< the exit status, or 128 + signal when killed by one
+  bool timed_out = false;
+  std::string out;  ///< everything written to stdout
+  std::string err;  ///< everything written to stderr
+};
+
+/// A child process whose stdout and stderr are captured.
+class child_process {
+ public:
+  /// Starts `argv[0]` (a path) with `argv` in `cwd` (empty: the current directory).
+  explicit child_process(const std::vector<std::string>& argv,
+                         const std::filesystem::path& cwd = {});
+  ~child_process();  // kills the child if still running
+  child_process(const child_process&) = delete;
+  child_process& operator=(const child_process&) = delete;
+
+  void send_signal(int signal) const;
+  /// Reads all output and waits for the exit; kills the child with SIGKILL after `timeout`.
+  process_result wait(std::chrono::milliseconds timeout);
+
+ private:
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  int err_fd_ = -1;
+};
+
+/// Runs `argv` to completion.
+process_result run_process(const std::vector<std::string>& argv,
+                           const std::filesystem::path& cwd = {},
+                           std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
+}  // namespace corocrawl::testing

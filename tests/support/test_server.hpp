@@ -1,0 +1,88 @@
+#pragma once
+// An HTTP/1.1 server on 127.0.0.1 for the crawler's tests: the twin of add_page and
+// add_redirect in the seed's test.py. It runs on a thread of its own; handlers run there.
+
+#include <boost/asio/awaitable.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace corocrawl::testing {
+
+struct request {
+  std::string method;
+  std::string target;  ///< as sent, e.g. "/a?x=1"
+  std::vector<std::pair<std::string, std::string>> headers;
+  /// The value of a header (case-insensitive name), or nullopt.
+  std::optional<std::string> header(std::string_view name) const;
+};
+
+struct response {
+  unsigned status = 200;
+  std::string content_type = "text/html; charset=utf-8";  ///< empty: no Content-Type
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+/// Ways a handler can misbehave instead of answering.
+enum class misbehaviour {
+  reset,  ///< abort the connection (TCP RST) without a response
+  close,  ///< close the connection (FIN) without a response
+};
+
+/// Bytes written as they are, after which the connection is closed: truncated or malformed
+/// responses.
+struct raw_bytes {
+  std::string bytes;
+};
+
+using reply = std::variant<response, misbehaviour, raw_bytes>;
+using handler = std::function<boost::asio::awaitable<reply>(const request&)>;
+
+/// Suspends a handler for `duration` (on the server's thread, without blocking it).
+boost::asio::awaitable<void> sleep_for(std::chrono::milliseconds duration);
+
+class test_server {
+ public:
+  /// Binds 127.0.0.1 at an ephemeral port and starts serving.
+  test_server();
+  ~test_server();
+  test_server(const test_server&) = delete;
+  test_server& operator=(const test_server&) = delete;
+
+  std::uint16_t port() const;
+  /// "http://127.0.0.1:PORT" followed by `path`.
+  std::string url(std::string_view path = "/") const;
+
+  /// Serves `path` with a page linking to `links` (or `body` when given); returns its URL.
+  std::string add_page(const std::string& path, const std::vector<std::string>& links = {},
+                       std::optional<std::string> body = std::nullopt,
+                       std::string content_type = "text/html; charset=utf-8");
+  /// Serves `path` as a redirect to `location`; returns its URL.
+  std::string add_redirect(const std::string& path, std::string location, unsigned status = 302);
+  /// Serves `path` (query ignored) with `h`. Paths without a handler answer 404.
+  void add_handler(const std::string& path, handler h);
+
+  /// After each response, close the connection although it said keep-alive, as servers do
+  /// when an idle connection times out.
+  void close_after_each_response(bool on);
+
+  /// Requests received for `path`, and connections accepted, so far.
+  std::size_t requests_for(const std::string& path) const;
+  std::size_t connections() const;
+  /// Every request received so far, in order of arrival.
+  std::vector<request> requests() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace corocrawl::testing
