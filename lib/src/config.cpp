@@ -20,6 +20,7 @@
 #include <variant>
 #include <vector>
 
+#include "ascii.hpp"
 #include "corocrawl/errors.hpp"
 #include "corocrawl/root.hpp"
 #include "corocrawl/scope.hpp"
@@ -60,22 +61,12 @@ std::string count_requirement(int min) {
 }
 
 bool all_digits(std::string_view text) {
-  return !text.empty() &&
-         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-std::string to_lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
+  return !text.empty() && std::all_of(text.begin(), text.end(), ascii::is_digit);
 }
 
 bool valid_host_name(std::string_view host) {
   return !host.empty() && std::all_of(host.begin(), host.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-           c == '.' || c == '_';
+    return ascii::is_alpha(c) || ascii::is_digit(c) || c == '-' || c == '.' || c == '_';
   });
 }
 
@@ -116,7 +107,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 /// " (did you mean "max_tasks"?)" for a key a typo or two away from a known one.
 std::string suggestion_for(std::string_view key) {
-  const std::string lowered = to_lower(key);
+  const std::string lowered = ascii::to_lower(key);
   const char* best = nullptr;
   std::size_t best_distance = 3;
   for (const char* known : known_keys) {
@@ -384,7 +375,7 @@ resolve_override parse_resolve(std::string_view name, std::string_view text) {
     fail(name_of(name) + "ADDR must be an IPv4 or [IPv6] address, got " +
          quoted(text.substr(second + 1)) + " in " + quoted(text));
   }
-  return resolve_override{to_lower(host), static_cast<std::uint16_t>(port_number),
+  return resolve_override{ascii::to_lower(host), static_cast<std::uint16_t>(port_number),
                           std::string(address)};
 }
 
@@ -394,7 +385,7 @@ std::chrono::milliseconds parse_seconds(std::string_view name, std::string_view 
   };
   // from_chars takes no '+' or whitespace but does take "-1", "inf" and "nan": the checks in
   // seconds_to_ms reject those.
-  if (text.empty() || !((text[0] >= '0' && text[0] <= '9') || text[0] == '.')) not_seconds();
+  if (text.empty() || !(ascii::is_digit(text[0]) || text[0] == '.')) not_seconds();
   double seconds = 0;
   const auto* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, seconds);

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "ascii.hpp"
+
 namespace corocrawl {
 namespace {
 
@@ -19,25 +21,6 @@ std::string_view trim_ows(std::string_view s) {
   while (!s.empty() && is_ows(s.back()))
     s.remove_suffix(1);
   return s;
-}
-
-char to_lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = to_lower(c);
-  return out;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (to_lower(a[i]) != to_lower(b[i])) return false;
-  }
-  return true;
 }
 
 // A quoted-string starting at s[0] == '"': its unescaped content and the rest after the
@@ -108,7 +91,7 @@ std::optional<media_type> parse_content_type(std::string_view header) {
 
   const std::size_t semicolon = header.find(';');
   media_type result;
-  result.type = lower(trim_ows(header.substr(0, semicolon)));
+  result.type = ascii::to_lower(trim_ows(header.substr(0, semicolon)));
 
   std::string_view rest =
       semicolon == std::string_view::npos ? std::string_view{} : header.substr(semicolon + 1);
@@ -133,15 +116,15 @@ std::optional<media_type> parse_content_type(std::string_view header) {
       rest = next == std::string_view::npos ? std::string_view{} : rest.substr(next + 1);
     }
     // The first charset wins; an empty one says nothing.
-    if (!result.charset && iequals(name, "charset") && !value.empty()) {
-      result.charset = lower(value);
+    if (!result.charset && ascii::iequals(name, "charset") && !value.empty()) {
+      result.charset = ascii::to_lower(value);
     }
   }
   return result;
 }
 
 bool is_markup(std::string_view type) {
-  const std::string t = lower(bare_type(type));
+  const std::string t = ascii::to_lower(bare_type(type));
   if (is_html(t) || t == "text/xml" || t == "application/xml") return true;
   const std::size_t slash = t.find('/');
   return slash != std::string::npos && t.size() > slash + 5 && t.ends_with("+xml");
@@ -149,7 +132,7 @@ bool is_markup(std::string_view type) {
 
 bool is_html(std::string_view type) {
   const std::string_view t = bare_type(type);
-  return iequals(t, "text/html") || iequals(t, "application/xhtml+xml");
+  return ascii::iequals(t, "text/html") || ascii::iequals(t, "application/xhtml+xml");
 }
 
 std::string_view content_type_for_path(std::string_view path) {
@@ -160,7 +143,7 @@ std::string_view content_type_for_path(std::string_view path) {
   if (dot != std::string_view::npos && dot > 0) {
     const std::string_view extension = name.substr(dot + 1);
     for (const extension_type& entry : kExtensionTypes) {
-      if (iequals(entry.extension, extension)) return entry.content_type;
+      if (ascii::iequals(entry.extension, extension)) return entry.content_type;
     }
   }
   return "application/octet-stream";

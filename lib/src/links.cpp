@@ -27,6 +27,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "ascii.hpp"
 #include "corocrawl/url.hpp"
 
 namespace corocrawl {
@@ -34,24 +35,6 @@ namespace {
 
 constexpr std::size_t kMaxDepth = 512;
 constexpr std::size_t kMaxAttributes = 256;
-
-char to_lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-bool is_alpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (to_lower(a[i]) != to_lower(b[i])) return false;
-  }
-  return true;
-}
 
 bool is_one_of(std::string_view name, std::initializer_list<std::string_view> names) {
   for (const std::string_view n : names) {
@@ -135,15 +118,15 @@ scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
   scanned_tag tag;
   const std::size_t n = html.size();
   std::size_t i = name_begin;
-  while (i < n && !is_space(html[i]) && html[i] != '/' && html[i] != '>')
+  while (i < n && !ascii::is_space(html[i]) && html[i] != '/' && html[i] != '>')
     ++i;
   tag.name = html.substr(name_begin, i - name_begin);
   for (const char c : tag.name)
-    tag.lower_name += to_lower(c);
+    tag.lower_name += ascii::to_lower(c);
   bool have_href = false;
   bool have_xlink_href = false;
   while (true) {
-    while (i < n && (is_space(html[i]) || html[i] == '/')) {
+    while (i < n && (ascii::is_space(html[i]) || html[i] == '/')) {
       tag.self_closing = html[i] == '/' && i + 1 < n && html[i + 1] == '>';
       ++i;
     }
@@ -154,35 +137,35 @@ scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
       return tag;
     }
     const std::size_t attribute_begin = i++;  // a leading '=' belongs to the name
-    while (i < n && !is_space(html[i]) && html[i] != '/' && html[i] != '>' && html[i] != '=')
+    while (i < n && !ascii::is_space(html[i]) && html[i] != '/' && html[i] != '>' && html[i] != '=')
       ++i;
     const std::string_view attribute_name = html.substr(attribute_begin, i - attribute_begin);
     std::size_t after_name = i;
-    while (after_name < n && is_space(html[after_name]))
+    while (after_name < n && ascii::is_space(html[after_name]))
       ++after_name;
     if (after_name < n && html[after_name] == '=') {
       i = after_name + 1;
-      while (i < n && is_space(html[i]))
+      while (i < n && ascii::is_space(html[i]))
         ++i;
       if (i < n && (html[i] == '"' || html[i] == '\'')) {
         const std::size_t close = html.find(html[i], i + 1);
         if (close == std::string_view::npos) return tag;
         i = close + 1;
       } else {
-        while (i < n && !is_space(html[i]) && html[i] != '>')
+        while (i < n && !ascii::is_space(html[i]) && html[i] != '>')
           ++i;
       }
     }
     ++tag.attribute_count;
     const std::string_view attribute = html.substr(attribute_begin, i - attribute_begin);
-    if (!have_href && iequals(attribute_name, "href")) {
+    if (!have_href && ascii::iequals(attribute_name, "href")) {
       have_href = true;
       tag.kept_attributes.push_back(attribute);
-    } else if (!have_xlink_href && iequals(attribute_name, "xlink:href")) {
+    } else if (!have_xlink_href && ascii::iequals(attribute_name, "xlink:href")) {
       have_xlink_href = true;
       tag.kept_attributes.push_back(attribute);
-    } else if (iequals(attribute_name, "color") || iequals(attribute_name, "face") ||
-               iequals(attribute_name, "size")) {
+    } else if (ascii::iequals(attribute_name, "color") || ascii::iequals(attribute_name, "face") ||
+               ascii::iequals(attribute_name, "size")) {
       tag.has_font_attribute = true;
     }
   }
@@ -260,14 +243,14 @@ class markup_limiter {
         break;
       } else if (rest[1] == '!' || rest[1] == '?') {
         pos_ = end_of(">", lt + 2);  // bogus comment
-      } else if (rest[1] == '/' && rest.size() > 2 && is_alpha(rest[2])) {
+      } else if (rest[1] == '/' && rest.size() > 2 && ascii::is_alpha(rest[2])) {
         const scanned_tag tag = scan_tag(html_, lt + 2);
         if (!tag.complete) break;
         pos_ = tag.end;
         end_tag(lt, tag);
       } else if (rest[1] == '/') {
         pos_ = end_of(">", lt + 2);  // "</>" or a bogus comment
-      } else if (is_alpha(rest[1])) {
+      } else if (ascii::is_alpha(rest[1])) {
         const scanned_tag tag = scan_tag(html_, lt + 1);
         if (!tag.complete) break;
         pos_ = tag.end;
@@ -418,8 +401,8 @@ class markup_limiter {
     for (std::size_t at = html_.find("</", from); at != std::string_view::npos;
          at = html_.find("</", at + 2)) {
       const std::size_t after = at + 2 + name.size();
-      if (after <= html_.size() && iequals(html_.substr(at + 2, name.size()), name) &&
-          (after == html_.size() || is_space(html_[after]) || html_[after] == '/' ||
+      if (after <= html_.size() && ascii::iequals(html_.substr(at + 2, name.size()), name) &&
+          (after == html_.size() || ascii::is_space(html_[after]) || html_[after] == '/' ||
            html_[after] == '>')) {
         return at;
       }

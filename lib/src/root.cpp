@@ -10,6 +10,7 @@
 #include <string>
 #include <system_error>
 
+#include "ascii.hpp"
 #include "corocrawl/errors.hpp"
 #include "corocrawl/url.hpp"
 
@@ -22,23 +23,8 @@ namespace fs = std::filesystem;
   throw config_error("root \"" + std::string(text) + "\"" + std::string(problem));
 }
 
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-std::string to_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = lower(c);
-  return out;
-}
-
-bool is_alpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
 bool is_scheme_char(char c) {
-  return is_alpha(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.';
+  return ascii::is_alpha(c) || ascii::is_digit(c) || c == '+' || c == '-' || c == '.';
 }
 
 /// The scheme of `text` when it is written as a URL, lower-cased. The rule: a syntactically
@@ -49,12 +35,13 @@ bool is_scheme_char(char c) {
 /// is never what a user means on a command line.
 std::optional<std::string> scheme_of(std::string_view text) {
   const auto colon = text.find(':');
-  if (colon == std::string_view::npos || colon == 0 || !is_alpha(text[0])) return std::nullopt;
+  if (colon == std::string_view::npos || colon == 0 || !ascii::is_alpha(text[0]))
+    return std::nullopt;
   const auto candidate = text.substr(0, colon);
   for (char c : candidate) {
     if (!is_scheme_char(c)) return std::nullopt;
   }
-  std::string scheme = to_lower(candidate);
+  std::string scheme = ascii::to_lower(candidate);
   if (text.substr(colon + 1).starts_with("//")) return scheme;
   static constexpr std::array known_without_slashes{"http",  "https", "mailto", "javascript",
                                                     "data",  "ftp",   "file",   "tel",

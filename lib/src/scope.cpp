@@ -6,20 +6,13 @@
 #include <boost/url/url_view.hpp>
 #include <optional>
 
+#include "ascii.hpp"
 #include "corocrawl/errors.hpp"
 
 namespace corocrawl {
 namespace {
 
 namespace urls = boost::urls;
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 // A host as compared: lower-case, without IPv6 brackets or a trailing root dot.
 std::string comparable_host(std::string_view host) {
@@ -28,7 +21,7 @@ std::string comparable_host(std::string_view host) {
   } else if (host.size() > 1 && host.back() == '.') {
     host.remove_suffix(1);
   }
-  return lower(host);
+  return ascii::to_lower(host);
 }
 
 // IPv6 literals contain ':'; the seed treats hosts made of digits and dots as IPv4.
@@ -53,7 +46,7 @@ std::optional<std::string> host_of(urls::url_view u) {
 }
 
 bool is_http(urls::url_view u) {
-  const std::string scheme = lower(u.scheme());
+  const std::string scheme = ascii::to_lower(u.scheme());
   return scheme == "http" || scheme == "https";
 }
 

@@ -14,6 +14,8 @@
 #include <new>
 #include <vector>
 
+#include "ascii.hpp"
+
 namespace corocrawl {
 namespace {
 
@@ -21,37 +23,13 @@ namespace urls = boost::urls;
 
 constexpr char kHexDigits[] = "0123456789ABCDEF";
 
-bool is_alpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_hex(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-char to_lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-char to_upper(char c) {
-  return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = to_lower(c);
-  return out;
-}
-
 int hex_value(char c) {
-  if (is_digit(c)) return c - '0';
-  return to_lower(c) - 'a' + 10;
+  if (ascii::is_digit(c)) return c - '0';
+  return ascii::to_lower(c) - 'a' + 10;
 }
 
 bool is_unreserved(char c) {
-  return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
+  return ascii::is_alpha(c) || ascii::is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
 }
 
 bool is_sub_delim(char c) {
@@ -74,7 +52,7 @@ bool is_sub_delim(char c) {
 }
 
 bool is_valid_triplet(std::string_view s, std::size_t i) {
-  return s[i] == '%' && i + 2 < s.size() && is_hex(s[i + 1]) && is_hex(s[i + 2]);
+  return s[i] == '%' && i + 2 < s.size() && ascii::is_hex(s[i + 1]) && ascii::is_hex(s[i + 2]);
 }
 
 void append_pct(std::string& out, unsigned char byte) {
@@ -92,15 +70,15 @@ std::string normalize_percent(std::string_view s, bool lower_case) {
     if (is_valid_triplet(s, i)) {
       const auto decoded = static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2]));
       if (is_unreserved(decoded)) {
-        out += lower_case ? to_lower(decoded) : decoded;
+        out += lower_case ? ascii::to_lower(decoded) : decoded;
       } else {
         out += '%';
-        out += to_upper(s[i + 1]);
-        out += to_upper(s[i + 2]);
+        out += ascii::to_upper(s[i + 1]);
+        out += ascii::to_upper(s[i + 2]);
       }
       i += 2;
     } else {
-      out += lower_case ? to_lower(s[i]) : s[i];
+      out += lower_case ? ascii::to_lower(s[i]) : s[i];
     }
   }
   return out;
@@ -160,7 +138,7 @@ std::optional<std::uint32_t> parse_port(std::string_view text) {
 }
 
 std::optional<std::string> normalize_view(urls::url_view u) {
-  const std::string scheme = lower(u.scheme());
+  const std::string scheme = ascii::to_lower(u.scheme());
   const auto default_port = special_default_port(scheme);
   if (default_port && (!u.has_authority() || u.encoded_host().empty())) return std::nullopt;
 
@@ -199,11 +177,12 @@ std::optional<std::string> normalize_view(urls::url_view u) {
 
 // Leading "scheme:" of a reference, lower-cased; nullopt when there is none.
 std::optional<std::string> scheme_of(std::string_view ref) {
-  if (ref.empty() || !is_alpha(ref.front())) return std::nullopt;
+  if (ref.empty() || !ascii::is_alpha(ref.front())) return std::nullopt;
   for (std::size_t i = 1; i < ref.size(); ++i) {
     const char c = ref[i];
-    if (c == ':') return lower(ref.substr(0, i));
-    if (!is_alpha(c) && !is_digit(c) && c != '+' && c != '-' && c != '.') return std::nullopt;
+    if (c == ':') return ascii::to_lower(ref.substr(0, i));
+    if (!ascii::is_alpha(c) && !ascii::is_digit(c) && c != '+' && c != '-' && c != '.')
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -352,7 +331,8 @@ std::optional<std::string> resolve_link(std::string_view base, std::string_view 
   try {
     const auto base_url = urls::parse_uri(base);
     if (!base_url) return std::nullopt;
-    const std::string ref_text = browser_to_rfc3986(clean_href(link), lower(base_url->scheme()));
+    const std::string ref_text =
+        browser_to_rfc3986(clean_href(link), ascii::to_lower(base_url->scheme()));
     const auto ref = urls::parse_uri_reference(ref_text);
     if (!ref) return std::nullopt;
     return normalize_url(resolve_reference(*base_url, *ref));
@@ -367,7 +347,7 @@ std::optional<http_target> split_http_url(std::string_view url) {
   const auto parsed = urls::parse_uri(url);
   if (!parsed) return std::nullopt;
   const urls::url_view u = *parsed;
-  const std::string scheme = lower(u.scheme());
+  const std::string scheme = ascii::to_lower(u.scheme());
   if (scheme != "http" && scheme != "https") return std::nullopt;
   if (!u.has_authority() || u.encoded_host().empty()) return std::nullopt;
 

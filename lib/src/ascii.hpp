@@ -1,0 +1,55 @@
+// ASCII character helpers: URLs, headers and HTML names are ASCII-case-insensitive, and
+// <cctype> depends on the locale (and is undefined for negative chars).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace corocrawl::ascii {
+
+/// 'A'..'Z' lowered; every other byte unchanged.
+constexpr char to_lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+/// 'a'..'z' raised; every other byte unchanged.
+constexpr char to_upper(char c) {
+  return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+}
+
+/// A copy of `s` with 'A'..'Z' lowered; other bytes (UTF-8 included) unchanged.
+inline std::string to_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    c = to_lower(c);
+  return out;
+}
+
+constexpr bool is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+constexpr bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+constexpr bool is_hex(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/// HTML's ASCII whitespace: space, tab, LF, CR and form feed (not vertical tab).
+constexpr bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/// Equal ignoring ASCII case.
+constexpr bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (to_lower(a[i]) != to_lower(b[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace corocrawl::ascii
