@@ -1,9 +1,7 @@
 // The corocrawl binary as users and CI run it: exit codes, --json -, the report, config
 // files, bad input, signals and local folder mode.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <boost/json.hpp>
 #include <csignal>
 #include <filesystem>
@@ -12,6 +10,7 @@
 #include <thread>
 
 #include "process.hpp"
+#include "temp_dir.hpp"
 #include "test_server.hpp"
 
 namespace corocrawl {
@@ -29,31 +28,14 @@ std::string text(const json::value& v) {
 
 class CliTest : public ::testing::Test {
  protected:
-  CliTest() {
-    dir_ = fs::temp_directory_path() /
-           ("corocrawl-cli-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  ~CliTest() override { fs::remove_all(dir_); }
-
   process_result run(std::vector<std::string> args) const {
     args.insert(args.begin(), COROCRAWL_BINARY);
     return testing::run_process(args, dir_);
   }
 
-  void write_file(const fs::path& path, const std::string& text) const {
-    fs::create_directories((dir_ / path).parent_path());
-    std::ofstream(dir_ / path) << text;
-  }
+  void write_file(const fs::path& path, const std::string& text) const { temp_.write(path, text); }
 
-  std::string read_file(const fs::path& path) const {
-    std::ifstream in(dir_ / path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
+  std::string read_file(const fs::path& path) const { return temp_.read(path); }
 
   /// A site whose "/" links to a page that exists and to one that does not.
   void serve_site_with_a_broken_link() {
@@ -62,7 +44,8 @@ class CliTest : public ::testing::Test {
   }
 
   test_server server_;
-  fs::path dir_;
+  testing::temp_dir temp_;
+  const fs::path dir_ = temp_.path();
 };
 
 TEST_F(CliTest, JsonToStdoutIsOneValidDocument) {

@@ -4,9 +4,7 @@
 #include "corocrawl/static_site_server.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -24,6 +22,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "temp_dir.hpp"
 
 namespace {
 
@@ -49,25 +49,14 @@ void write_file(const fs::path& path, std::string_view content) {
 class temp_dirs : public ::testing::Test {
  protected:
   void SetUp() override {
-    static std::atomic<int> counter{0};
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    base_ = fs::temp_directory_path() / ("corocrawl-sss-" + std::to_string(::getpid()) + "-" +
-                                         std::to_string(counter++) + "-" + info->name());
-    fs::remove_all(base_);
-    fs::create_directories(base_ / "root");
-    fs::create_directories(base_ / "outside");
-    base_ = fs::canonical(base_);
-    root_ = base_ / "root";
-    outside_ = base_ / "outside";
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(base_, ignored);
+    fs::create_directories(root_);
+    fs::create_directories(outside_);
   }
 
-  fs::path base_;
-  fs::path root_;
-  fs::path outside_;
+  corocrawl::testing::temp_dir temp_;
+  const fs::path base_ = temp_.path();
+  const fs::path root_ = base_ / "root";
+  const fs::path outside_ = base_ / "outside";
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -275,10 +264,7 @@ class server_test : public temp_dirs {
     write_file(outside_ / "secret.txt", "top secret");
     server_.emplace(root_);
   }
-  void TearDown() override {
-    server_.reset();
-    temp_dirs::TearDown();
-  }
+  void TearDown() override { server_.reset(); }
 
   std::uint16_t port() const { return server_->port(); }
 

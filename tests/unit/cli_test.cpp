@@ -6,9 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
-#include <random>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -16,6 +14,7 @@
 
 #include "corocrawl/errors.hpp"
 #include "corocrawl/version.hpp"
+#include "temp_dir.hpp"
 
 namespace corocrawl {
 namespace {
@@ -26,23 +25,8 @@ using std::chrono::milliseconds;
 /// Each test runs with a fresh, empty directory as the `cwd` given to the parser.
 class CliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    cwd_ = fs::temp_directory_path() / ("corocrawl-cli-" + std::string(info->name()) + "-" +
-                                        std::to_string(std::random_device{}()));
-    fs::create_directories(cwd_);
-    cwd_ = fs::canonical(cwd_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(cwd_, ec);
-  }
-
   fs::path write(std::string_view content, const fs::path& name = "corocrawl.toml") {
-    const fs::path file = cwd_ / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << content;
-    return file;
+    return temp_.write(name, content);
   }
 
   cli::parse_result run(const std::vector<std::string>& args) {
@@ -81,7 +65,8 @@ class CliTest : public ::testing::Test {
     return {};
   }
 
-  fs::path cwd_;
+  testing::temp_dir temp_;
+  const fs::path cwd_ = temp_.path();
 };
 
 TEST_F(CliTest, Defaults) {

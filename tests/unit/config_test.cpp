@@ -6,14 +6,13 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <initializer_list>
-#include <random>
 #include <string>
 #include <string_view>
 
 #include "corocrawl/errors.hpp"
+#include "temp_dir.hpp"
 
 namespace corocrawl {
 namespace {
@@ -150,23 +149,8 @@ TEST(ParseVerbosity, FourLevels) {
 /// A fresh directory per test, removed at the end, to write config files in.
 class ConfigFileTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("corocrawl-config-" + std::string(info->name()) + "-" +
-                                        std::to_string(std::random_device{}()));
-    fs::create_directories(dir_);
-    dir_ = fs::canonical(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
   fs::path write(std::string_view content, const fs::path& name = "corocrawl.toml") {
-    const fs::path file = dir_ / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << content;
-    return file;
+    return temp_.write(name, content);
   }
 
   settings apply(std::string_view content) {
@@ -188,7 +172,8 @@ class ConfigFileTest : public ::testing::Test {
     return message;
   }
 
-  fs::path dir_;
+  testing::temp_dir temp_;
+  const fs::path dir_ = temp_.path();
 };
 
 TEST_F(ConfigFileTest, EmptyFileKeepsDefaults) {

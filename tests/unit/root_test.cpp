@@ -5,12 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <random>
 #include <string>
 #include <variant>
 
 #include "corocrawl/errors.hpp"
+#include "temp_dir.hpp"
 
 namespace corocrawl {
 namespace {
@@ -20,18 +19,7 @@ namespace fs = std::filesystem;
 /// A fresh directory per test holding site/index.html, removed at the end.
 class RootTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("corocrawl-root-" + std::string(info->name()) + "-" +
-                                        std::to_string(std::random_device{}()));
-    fs::create_directories(dir_ / "site");
-    std::ofstream(dir_ / "site" / "index.html") << "<html></html>";
-    dir_ = fs::canonical(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
+  void SetUp() override { temp_.write("site/index.html", "<html></html>"); }
 
   std::string url_of(std::string_view text) {
     const root r = classify_root(text, dir_);
@@ -66,7 +54,8 @@ class RootTest : public ::testing::Test {
     return {};
   }
 
-  fs::path dir_;
+  testing::temp_dir temp_;
+  const fs::path dir_ = temp_.path();
 };
 
 TEST_F(RootTest, HttpUrlIsNormalised) {
