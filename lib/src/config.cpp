@@ -407,8 +407,7 @@ enum verbosity parse_verbosity(std::string_view name, std::string_view text) {
   fail(name_of(name) + "expected \"quiet\", \"info\", \"debug\" or \"trace\", got " + quoted(text));
 }
 
-void validate(const settings& s) {
-  const crawl_options& c = s.crawl;
+void validate(const crawl_options& c) {
   if (c.roots.empty()) {
     fail("no root to crawl: give a URL or a directory, or roots = [...] in corocrawl.toml");
   }
@@ -426,6 +425,10 @@ void validate(const settings& s) {
     fail("timeout: expected a positive number of seconds, got " +
          std::to_string(c.timeout.count()) + " ms");
   }
+}
+
+void validate(const settings& s) {
+  validate(s.crawl);
   if (s.json_path && s.json_path->empty()) fail("json: expected a file name or \"-\", got \"\"");
 }
 

@@ -8,8 +8,8 @@
 #include <memory>
 #include <optional>
 
+#include "corocrawl/config.hpp"
 #include "corocrawl/crawl.hpp"
-#include "corocrawl/errors.hpp"
 #include "corocrawl/root.hpp"
 #include "corocrawl/static_site_server.hpp"
 #include "crawler.hpp"
@@ -35,10 +35,7 @@ void stop_on_signal(asio::signal_set& signals, crawler& crawl) {
 }  // namespace
 
 crawl_result run_crawl(const crawl_options& options) {
-  if (options.roots.empty()) throw config_error("no root to crawl");
-  if (options.max_tasks < 1) throw config_error("max_tasks: must be at least 1");
-  if (options.max_tries < 1) throw config_error("max_tries: must be at least 1");
-  if (options.max_redirect < 0) throw config_error("max_redirect: must not be negative");
+  validate(options);
 
   // Directory roots are served on 127.0.0.1 for as long as the crawl runs.
   std::vector<std::unique_ptr<static_site_server>> servers;

@@ -41,16 +41,20 @@ void write_broken(std::ostream& out, const crawl_result& result) {
   }
 }
 
+std::string count_of(std::size_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
 void write_verdict(std::ostream& out, const crawl_result& result) {
   const auto urls = result.records.size();
   const auto broken = result.broken.size();
   if (result.interrupted)
-    out << "INTERRUPTED: stopped after " << urls << " URLs, " << broken << " broken so far\n";
+    out << "INTERRUPTED: stopped after " << count_of(urls, "URL") << ", " << broken
+        << " broken so far\n";
   else if (broken > 0)
-    out << "FAILED: " << broken << (broken == 1 ? " broken URL" : " broken URLs") << " of " << urls
-        << " checked\n";
+    out << "FAILED: " << count_of(broken, "broken URL") << " of " << urls << " checked\n";
   else
-    out << "PASSED: " << urls << " URLs checked, nothing broken\n";
+    out << "PASSED: " << count_of(urls, "URL") << " checked, nothing broken\n";
 }
 
 }  // namespace

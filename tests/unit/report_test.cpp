@@ -159,12 +159,12 @@ TEST(TextReport, PassedAndInterruptedVerdicts) {
   result.records = {page("http://a.test/", 200, "text/html", 1)};
   std::ostringstream passed_out;
   write_text_report(passed_out, result, {}, true);
-  EXPECT_EQ(passed_out.str(), "PASSED: 1 URLs checked, nothing broken\n");
+  EXPECT_EQ(passed_out.str(), "PASSED: 1 URL checked, nothing broken\n");
   result.interrupted = true;
   std::ostringstream interrupted_out;
   write_text_report(interrupted_out, result, {}, false);
   EXPECT_TRUE(
-      interrupted_out.str().ends_with("INTERRUPTED: stopped after 1 URLs, 0 broken so far\n"));
+      interrupted_out.str().ends_with("INTERRUPTED: stopped after 1 URL, 0 broken so far\n"));
 }
 
 }  // namespace

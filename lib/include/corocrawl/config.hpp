@@ -47,8 +47,11 @@ report_mode parse_report_mode(std::string_view name, std::string_view text);
 /// Parses "quiet", "info", "debug" or "trace". Throws config_error naming `name`.
 enum verbosity parse_verbosity(std::string_view name, std::string_view text);
 
-/// Checks what single values cannot: at least one root, every root classifies, every exclude
-/// pattern compiles. Throws config_error.
+/// Checks crawl options as a whole: at least one root, every root classifies, every exclude
+/// pattern compiles, counts and the timeout in range. Throws config_error.
+void validate(const crawl_options& options);
+
+/// validate(s.crawl), and the output settings. Throws config_error.
 void validate(const settings& s);
 
 }  // namespace corocrawl
