@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -29,20 +31,31 @@ long) together with the pages that link to it.
 A ROOT is an http:// or https:// URL; a bare host with an optional port and
 path, such as example.com/docs or localhost:8080 (http:// is assumed); or a
 local directory of built HTML, which corocrawl serves itself on 127.0.0.1
-while it checks it. Settings come from the defaults, then the config file,
-then the options given here; a list given here (ROOTs, --exclude, --resolve)
-replaces the config file's.
+while it checks it. Settings come from the defaults, then the environment
+(proxies), then the config file, then the options given here; a list given
+here (ROOTs, --exclude, --resolve) replaces the config file's.
 )";
 
 constexpr std::string_view footer =
-    R"(Config file: TOML with the keys roots = [...], max_tasks, max_redirect,
-max_tries, exclude = [...], strict (false for --lenient), resolve = [...],
-timeout, json, report and verbosity ("quiet", "info", "debug" or "trace").
-Relative paths in it are taken from the file's directory.
+    R"(Config file: TOML with one key per option, named with '_' for '-': roots =
+[...], max_tasks, exclude = [...], strict (false for --lenient), max_time,
+timeout, max_redirect, max_tries, max_body (a number or a string such as
+"10MiB"), resolve = [...], max_per_host, rate_limit, max_retry_wait,
+fail_on_rate_limit, insecure, ca_file, user_agent, user, proxy, no_proxy, json,
+report and verbosity ("quiet", "info", "debug" or "trace"). Headers go in a
+[headers] table of "Name" = "value" lines; headers for one host only in a
+[hosts."HOST".headers] table. Relative paths are taken from the file's
+directory.
+
+Proxies: unless --proxy or the proxy key is given, http:// URLs use
+$http_proxy and https:// URLs $https_proxy (or HTTP_PROXY, HTTPS_PROXY), and
+unless --no-proxy or no_proxy is given, $no_proxy (or NO_PROXY) lists the hosts
+reached directly. --proxy "" ignores the proxy variables. Loopback hosts
+(localhost, 127.0.0.0/8, ::1) never use a proxy.
 
 Exit status:
   0    nothing broken
-  1    at least one broken URL
+  1    at least one broken URL, or --max-time ran out
   2    usage or configuration error
   3    the crawl could not run (e.g. a local directory could not be served)
   130  interrupted (Ctrl-C or SIGTERM)
@@ -51,51 +64,61 @@ Exit status:
 /// Every option as typed. Values stay strings here: the config.hpp parsers check them, so a
 /// bad value is worded the same way on the command line and in corocrawl.toml.
 struct raw_options {
-  std::string config, max_tasks, max_redirect, max_tries, timeout, json, report;
-  std::vector<std::string> exclude, resolve, roots;
+  std::string config, max_tasks, max_time, timeout, max_redirect, max_tries, max_body, max_per_host,
+      rate_limit, max_retry_wait, ca_file, user_agent, user, proxy, no_proxy, json, report;
+  std::vector<std::string> exclude, resolve, headers, roots;
 };
 
 /// The options that decide something when given, to ask CLI11 which ones were.
 struct given_options {
-  CLI::Option *config, *max_tasks, *max_redirect, *max_tries, *exclude, *lenient, *resolve,
-      *timeout, *json, *report, *verbose, *quiet, *roots;
+  CLI::Option *config, *max_tasks, *exclude, *lenient, *max_time, *timeout, *max_redirect,
+      *max_tries, *max_body, *resolve, *max_per_host, *rate_limit, *max_retry_wait,
+      *fail_on_rate_limit, *insecure, *ca_file, *user_agent, *headers, *user, *proxy, *no_proxy,
+      *json, *report, *verbose, *quiet, *roots;
 };
 
 given_options define_options(CLI::App& app, raw_options& raw) {
   app.description(std::string(description));
   app.footer(std::string(footer));
+  // Names in 28 columns, descriptions in the 52 after them: the help fits 80 columns.
   app.get_formatter()->column_width(28);
-  app.set_help_flag("-h,--help", "Print this help and exit");
-  app.set_version_flag("--version", std::string("corocrawl ") + version,
-                       "Print the version and exit");
 
+  // Groups are listed in the order their first option is defined.
+  std::string group;
   // A value option given twice keeps the last value, as most tools do; list options add up.
   const auto single = [&](const std::string& name, std::string& into, const std::string& text,
                           const std::string& help) {
     return app.add_option(name, into, help)
         ->option_text(text)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
+        ->group(group);
   };
   // Exactly one value per occurrence: "--exclude a ROOT" must not swallow ROOT.
   const auto list = [&](const std::string& name, std::vector<std::string>& into,
                         const std::string& text, const std::string& help) {
-    return app.add_option(name, into, help)->option_text(text)->allow_extra_args(false);
+    return app.add_option(name, into, help)
+        ->option_text(text)
+        ->allow_extra_args(false)
+        ->group(group);
   };
   // Flags take no value: "--quiet=false" is an error rather than a surprise.
   const auto flag = [&](const std::string& name, const std::string& help) {
-    return app.add_flag(name)->description(help)->disable_flag_override();
+    return app.add_flag(name)->description(help)->disable_flag_override()->group(group);
   };
 
   given_options given{};
+  group = "General";
   given.config = single("--config", raw.config, "FILE",
                         "Config file in TOML, see below\n"
                         "(default: ./corocrawl.toml if it exists)");
+  app.set_help_flag("-h,--help", "Print this help and exit")->group(group);
+  app.set_version_flag("--version", std::string("corocrawl ") + version,
+                       "Print the version and exit")
+      ->group(group);
+
+  group = "Crawl";
   given.max_tasks = single("--max-tasks", raw.max_tasks, "N",
                            "Worker coroutines = concurrent requests\n(default: 100)");
-  given.max_redirect = single("--max-redirect", raw.max_redirect, "N",
-                              "Redirects followed in one chain, 0 for none\n(default: 10)");
-  given.max_tries =
-      single("--max-tries", raw.max_tries, "N", "Attempts per URL on network errors (default: 4)");
   given.exclude = list("--exclude", raw.exclude, "REGEX",
                        "Skip URLs this ECMAScript regex matches anywhere\n"
                        "in: neither fetched nor counted. Repeatable\n(default: none)");
@@ -103,17 +126,76 @@ given_options define_options(CLI::App& app, raw_options& raw) {
                        "Follow any host of the roots' domains (same last\n"
                        "two labels), not only the roots' hosts with or\n"
                        "without www. (default: strict)");
-  given.resolve = list("--resolve", raw.resolve, "HOST:PORT:ADDR",
-                       "Connect to ADDR (IPv4 or [IPv6]) for HOST:PORT,\n"
-                       "like curl's --resolve. Repeatable (default: none)");
+  given.max_time = single("--max-time", raw.max_time, "SECONDS",
+                          "Stop the whole crawl after this long, may be a\n"
+                          "fraction (default: none)");
+
+  group = "HTTP";
   given.timeout = single("--timeout", raw.timeout, "SECONDS",
                          "Time limit per request, may be a fraction\n(default: 30)");
+  given.max_redirect = single("--max-redirect", raw.max_redirect, "N",
+                              "Redirects followed in one chain, 0 for none\n(default: 10)");
+  given.max_tries = single("--max-tries", raw.max_tries, "N",
+                           "Attempts per URL on network errors, 429 and 503\n(default: 4)");
+  given.max_body = single("--max-body", raw.max_body, "BYTES",
+                          "Largest decoded body: bytes, or with a unit K, M,\n"
+                          "G or KiB, MiB, GiB (powers of 1024) as in 10MiB\n"
+                          "(default: 10MiB = 10485760)");
+  given.resolve = list("--resolve", raw.resolve, "HOST:PORT:ADDR[,ADDR...]",
+                       "Connect to ADDR (IPv4 or [IPv6]) for HOST:PORT,\n"
+                       "like curl's --resolve; several ADDRs are tried in\n"
+                       "order. Repeatable (default: none)");
+
+  group = "Politeness (per host:port)";
+  given.max_per_host = single("--max-per-host", raw.max_per_host, "N",
+                              "Concurrent requests to one host:port\n(default: 16)");
+  given.rate_limit = single("--rate-limit", raw.rate_limit, "R",
+                            "Requests per second to one host:port, may be a\n"
+                            "fraction such as 0.5 (default: unlimited)");
+  given.max_retry_wait = single("--max-retry-wait", raw.max_retry_wait, "SECONDS",
+                                "Longest wait a Retry-After header gets; 0: do\n"
+                                "not wait for Retry-After (default: 60)");
+  given.fail_on_rate_limit = flag("--fail-on-rate-limit",
+                                  "Fail the crawl when URLs still answer 429 (Too\n"
+                                  "Many Requests) after every try (default: off)");
+
+  group = "TLS";
+  given.insecure = flag("--insecure",
+                        "Do not verify certificates or host names\n"
+                        "(default: verify)");
+  given.ca_file = single("--ca-file", raw.ca_file, "FILE",
+                         "PEM file of CA certificates to trust besides the\n"
+                         "system's (default: none)");
+
+  group = "Identity";
+  given.user_agent = single("--user-agent", raw.user_agent, "STRING",
+                            std::string("User-Agent header (default: corocrawl/") + version +
+                                "\n(+" + project_url + "))");
+  given.headers = list("--header", raw.headers, "\"NAME: VALUE\"",
+                       "Header for the roots' hosts; replaces a config\n"
+                       "file header of that name. Repeatable\n(default: none)");
+  given.user = single("--user", raw.user, "USER:PASSWORD",
+                      "Basic authentication for the roots' hosts\n(default: none)");
+
+  group = "Proxy (see below)";
+  given.proxy = single("--proxy", raw.proxy, "URL",
+                       "HTTP proxy for http and https URLs, as\n"
+                       "http://[USER:PASS@]HOST[:PORT] (https through\n"
+                       "CONNECT); \"\" for none (default: $http_proxy and\n"
+                       "$https_proxy, see below)");
+  given.no_proxy = single("--no-proxy", raw.no_proxy, "LIST",
+                          "Hosts reached directly: comma-separated names\n"
+                          "(with their subdomains), IP addresses, or *\n"
+                          "(default: $no_proxy)");
+
+  group = "Output";
   given.json = single("--json", raw.json, "FILE",
                       "Write the JSON summary to FILE, - for stdout\n(default: none)");
   given.report =
       single("--report", raw.report, "text|none", "Human report on stdout (default: text)");
   given.verbose = flag("-v,--verbose", "More log: -v debug, -vv trace (default: info)");
   given.quiet = flag("-q,--quiet", "Log only errors, report only broken URLs");
+
   given.roots =
       app.add_option("ROOT", raw.roots, "URL, bare host or local directory")->option_text("...");
   return given;
@@ -138,6 +220,29 @@ std::string root_text(std::string_view text, const fs::path& cwd) {
 std::string one_line(std::string text) {
   std::replace_if(
       text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  return text;
+}
+
+/// `text` without the spaces and tabs around it.
+std::string trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return std::string(text.substr(first, text.find_last_not_of(" \t") - first + 1));
+}
+
+/// Header names are case-insensitive (ASCII).
+bool same_header_name(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+    return lower(x) == lower(y);
+  });
+}
+
+/// The help, with one blank line between option groups where CLI11 2.1 puts two.
+std::string help_text(const CLI::App& app) {
+  std::string text = app.help();
+  for (auto at = text.find("\n\n\n"); at != std::string::npos; at = text.find("\n\n\n", at))
+    text.erase(at, 1);
   return text;
 }
 
@@ -198,6 +303,40 @@ void apply_flags(const raw_options& raw, const given_options& given, const fs::p
       c.resolve.push_back(parse_resolve("--resolve", text));
   }
   if (given.timeout->count() > 0) c.timeout = parse_seconds("--timeout", raw.timeout);
+  if (given.max_time->count() > 0) {
+    c.max_time = parse_seconds("--max-time", raw.max_time, max_time_range);
+  }
+  if (given.max_body->count() > 0) c.max_body = parse_byte_size("--max-body", raw.max_body);
+  if (given.max_per_host->count() > 0) {
+    c.max_per_host = parse_count("--max-per-host", raw.max_per_host, 1);
+  }
+  if (given.rate_limit->count() > 0) c.rate_limit = parse_rate("--rate-limit", raw.rate_limit);
+  if (given.max_retry_wait->count() > 0) {
+    c.max_retry_wait = parse_seconds("--max-retry-wait", raw.max_retry_wait, retry_wait_range);
+  }
+  if (given.fail_on_rate_limit->count() > 0) c.fail_on_rate_limit = true;
+  if (given.insecure->count() > 0) c.insecure = true;
+  if (given.ca_file->count() > 0) c.ca_file = parse_ca_file("--ca-file", raw.ca_file, cwd);
+  if (given.user_agent->count() > 0) {
+    c.user_agent = parse_user_agent("--user-agent", raw.user_agent);
+  }
+  if (given.headers->count() > 0) {
+    std::vector<http_header> headers;
+    for (const std::string& text : raw.headers)
+      headers.push_back(parse_header("--header", text));
+    std::erase_if(c.headers, [&](const http_header& from_file) {
+      return std::any_of(headers.begin(), headers.end(), [&](const http_header& given_header) {
+        return same_header_name(from_file.name, given_header.name);
+      });
+    });
+    c.headers.insert(c.headers.end(), headers.begin(), headers.end());
+  }
+  if (given.user->count() > 0) c.user = parse_user("--user", raw.user);
+  if (given.proxy->count() > 0) {
+    // "" is a proxy setting too: none, whatever the environment says.
+    c.proxy.http_proxy = c.proxy.https_proxy = parse_proxy_url("--proxy", raw.proxy);
+  }
+  if (given.no_proxy->count() > 0) c.proxy.no_proxy = trimmed(raw.no_proxy);
   if (given.json->count() > 0) {
     if (raw.json.empty()) throw config_error("--json: expected a file name or \"-\", got \"\"");
     s.json_path = raw.json == "-" ? raw.json : in_cwd(raw.json, cwd).string();
@@ -213,10 +352,60 @@ void apply_flags(const raw_options& raw, const given_options& given, const fs::p
   }
 }
 
+/// A proxy variable that is set (not empty), and which of its two spellings set it.
+struct proxy_variable {
+  std::string name;
+  std::string value;
+};
+
+/// `lower` (say http_proxy) when set, else `upper` (HTTP_PROXY): curl's order.
+std::optional<proxy_variable> read_variable(const environment& env, const std::string& lower,
+                                            const std::string& upper) {
+  if (!env) return std::nullopt;
+  for (const std::string& name : {lower, upper}) {
+    if (std::optional<std::string> value = env(name); value && !value->empty()) {
+      return proxy_variable{name, std::move(*value)};
+    }
+  }
+  return std::nullopt;
+}
+
+/// The proxy variables, read before the config file and the flags so that those override
+/// them. They are checked only afterwards, and only when still in use: a broken variable
+/// the user has overridden is not an error.
+struct proxy_environment {
+  std::optional<proxy_variable> http, https, no_proxy;
+
+  explicit proxy_environment(const environment& env)
+      : http(read_variable(env, "http_proxy", "HTTP_PROXY")),
+        https(read_variable(env, "https_proxy", "HTTPS_PROXY")),
+        no_proxy(read_variable(env, "no_proxy", "NO_PROXY")) {}
+
+  void apply(proxy_options& proxy) const {
+    if (http) proxy.http_proxy = http->value;
+    if (https) proxy.https_proxy = https->value;
+    if (no_proxy) proxy.no_proxy = trimmed(no_proxy->value);
+  }
+
+  /// A value equal to the variable's either came from it or was checked where it came from.
+  void check_in_use(const proxy_options& proxy) const {
+    if (http && proxy.http_proxy == http->value) parse_proxy_url(http->name, http->value);
+    if (https && proxy.https_proxy == https->value) parse_proxy_url(https->name, https->value);
+  }
+};
+
 }  // namespace
 
+environment process_environment() {
+  return [](const std::string& name) -> std::optional<std::string> {
+    const char* value = std::getenv(name.c_str());
+    if (value == nullptr) return std::nullopt;
+    return std::string(value);
+  };
+}
+
 parse_result parse_command_line(const std::vector<std::string>& args,
-                                const std::filesystem::path& cwd) {
+                                const std::filesystem::path& cwd, const environment& env) {
   CLI::App app{"", "corocrawl"};
   raw_options raw;
   const given_options given = define_options(app, raw);
@@ -227,7 +416,7 @@ parse_result parse_command_line(const std::vector<std::string>& args,
   try {
     app.parse(words);
   } catch (const CLI::CallForHelp&) {
-    return early_exit{0, app.help()};
+    return early_exit{0, help_text(app)};
   } catch (const CLI::CallForVersion& e) {
     return early_exit{0, std::string(e.what()) + "\n"};
   } catch (const CLI::ArgumentMismatch& e) {
@@ -242,8 +431,11 @@ parse_result parse_command_line(const std::vector<std::string>& args,
     throw config_error("-q/--quiet and -v/--verbose cannot be used together");
   }
   settings s;
+  const proxy_environment from_environment(env);
+  from_environment.apply(s.crawl.proxy);
   apply_config(raw, given, cwd, s);
   apply_flags(raw, given, cwd, s);
+  from_environment.check_in_use(s.crawl.proxy);
   validate(s);
   return s;
 }

@@ -2,6 +2,8 @@
 // The command line: `corocrawl [OPTIONS] [ROOT ...]` into settings.
 
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -18,11 +20,20 @@ struct early_exit {
 
 using parse_result = std::variant<settings, early_exit>;
 
-/// Parses the arguments after the program name. Settings come from defaults, then the config
-/// file (--config FILE, else `cwd`/corocrawl.toml when it exists), then the flags; a list
-/// given on the command line (roots, --exclude, --resolve) replaces the file's. The result is
-/// validated. Throws config_error (one line naming the option or key) for any bad input.
+/// An environment variable's value by name; nullopt when it is not set.
+using environment = std::function<std::optional<std::string>(const std::string& name)>;
+
+/// The process's environment (getenv).
+environment process_environment();
+
+/// Parses the arguments after the program name. Settings come from defaults, then the
+/// environment (the proxy variables http_proxy, https_proxy and no_proxy, or their upper-case
+/// forms; lower-case wins, empty counts as unset), then the config file (--config FILE, else
+/// `cwd`/corocrawl.toml when it exists), then the flags. A list given on the command line
+/// (roots, --exclude, --resolve) replaces the file's; a --header replaces the file's header
+/// of the same name. The result is validated. Throws config_error (one line naming the
+/// option, key or variable) for any bad input; a bad proxy variable only when it is used.
 parse_result parse_command_line(const std::vector<std::string>& args,
-                                const std::filesystem::path& cwd);
+                                const std::filesystem::path& cwd, const environment& env);
 
 }  // namespace corocrawl::cli

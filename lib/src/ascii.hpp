@@ -43,6 +43,31 @@ constexpr bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
+/// C0 controls and DEL.
+constexpr bool is_control(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return byte < 0x20 || byte == 0x7f;
+}
+
+/// `text` with every control character written as "\xNN": what users typed, or a library
+/// said, shown on one line of an error message.
+inline std::string escape_controls(std::string_view text) {
+  constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    if (is_control(c)) {
+      const auto byte = static_cast<unsigned char>(c);
+      out += "\\x";
+      out += hex[byte >> 4];
+      out += hex[byte & 0xF];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 /// Equal ignoring ASCII case.
 constexpr bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

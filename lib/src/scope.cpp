@@ -50,22 +50,6 @@ bool is_http(urls::url_view u) {
   return scheme == "http" || scheme == "https";
 }
 
-// One line even if the pattern or the library's message holds control characters.
-std::string printable(std::string_view s) {
-  std::string out;
-  for (const char c : s) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-      constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[(c >> 4) & 0xF];
-      out += kHex[c & 0xF];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 scope::scope(std::span<const std::string> root_urls, bool strict, std::vector<std::regex> exclude)
@@ -119,7 +103,8 @@ std::vector<std::regex> compile_patterns(std::span<const std::string> patterns,
       compiled.emplace_back(pattern, std::regex::ECMAScript);
     } catch (const std::regex_error& e) {
       throw config_error(std::string(option) + ": invalid regular expression \"" +
-                         printable(pattern) + "\": " + printable(e.what()));
+                         ascii::escape_controls(pattern) +
+                         "\": " + ascii::escape_controls(e.what()));
     }
   }
   return compiled;

@@ -3,13 +3,18 @@
 #include "corocrawl/config.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <functional>
 #include <initializer_list>
+#include <limits>
+#include <map>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "corocrawl/errors.hpp"
 #include "temp_dir.hpp"
@@ -89,27 +94,27 @@ TEST(ParseSeconds, RejectsZeroNegativeAndGarbage) {
 
 TEST(ParseResolve, AcceptsIpv4) {
   EXPECT_EQ(parse_resolve("--resolve", "Example.COM:443:127.0.0.1"),
-            (resolve_override{"example.com", 443, "127.0.0.1"}));
+            (resolve_override{"example.com", 443, {"127.0.0.1"}}));
   EXPECT_EQ(parse_resolve("--resolve", "localhost:1:10.0.0.2"),
-            (resolve_override{"localhost", 1, "10.0.0.2"}));
+            (resolve_override{"localhost", 1, {"10.0.0.2"}}));
   EXPECT_EQ(parse_resolve("--resolve", "a.b:65535:1.2.3.4").port, 65535);
 }
 
 TEST(ParseResolve, AcceptsBracketedIpv6) {
   EXPECT_EQ(parse_resolve("--resolve", "example.com:8080:[::1]"),
-            (resolve_override{"example.com", 8080, "::1"}));
+            (resolve_override{"example.com", 8080, {"::1"}}));
   EXPECT_EQ(parse_resolve("--resolve", "example.com:80:[2001:db8::1]"),
-            (resolve_override{"example.com", 80, "2001:db8::1"}));
+            (resolve_override{"example.com", 80, {"2001:db8::1"}}));
 }
 
 TEST(ParseResolve, RejectsMalformedText) {
   for (const char* text : {"foo", "foo:80", ":80:1.2.3.4", "a::1.2.3.4", "a:80:", "::", ""}) {
     SCOPED_TRACE(text);
     error_of([&] { parse_resolve("--resolve", text); },
-             {"--resolve: expected HOST:PORT:ADDR, got \"", text});
+             {"--resolve: expected HOST:PORT:ADDR[,ADDR...], got \"", text});
   }
   error_of([] { parse_resolve("--resolve", "foo"); },
-           {"--resolve: expected HOST:PORT:ADDR, got \"foo\""});
+           {"--resolve: expected HOST:PORT:ADDR[,ADDR...], got \"foo\""});
 }
 
 TEST(ParseResolve, RejectsBadParts) {
@@ -125,6 +130,247 @@ TEST(ParseResolve, RejectsBadParts) {
   }
   error_of([] { parse_resolve("--resolve", "a b:80:1.2.3.4"); }, {"--resolve", "host"});
   error_of([] { parse_resolve("--resolve", "a/b:80:1.2.3.4"); }, {"--resolve", "host"});
+}
+
+TEST(ParseResolve, AcceptsSeveralAddresses) {
+  EXPECT_EQ(parse_resolve("--resolve", "h.example:443:127.0.0.1,[::1],10.0.0.2"),
+            (resolve_override{"h.example", 443, {"127.0.0.1", "::1", "10.0.0.2"}}));
+  EXPECT_EQ(parse_resolve("--resolve", "h:80:[2001:db8::1],::2").addresses,
+            (std::vector<std::string>{"2001:db8::1", "::2"}));
+  // Kept in the order given: the client tries them in that order.
+  EXPECT_EQ(parse_resolve("--resolve", "h:80:10.0.0.2,10.0.0.1").addresses,
+            (std::vector<std::string>{"10.0.0.2", "10.0.0.1"}));
+}
+
+TEST(ParseResolve, RejectsABadAddressInAList) {
+  for (const char* text : {"h:80:1.2.3.4,", "h:80:,1.2.3.4", "h:80:1.2.3.4,,5.6.7.8",
+                           "h:80:1.2.3.4,bad", "h:80:1.2.3.4, 5.6.7.8", "h:80:[::1],[::2"}) {
+    SCOPED_TRACE(text);
+    error_of([&] { parse_resolve("--resolve", text); }, {"--resolve: ADDR must be", text});
+  }
+  error_of([] { parse_resolve("--resolve", "h:80:1.2.3.4,bad"); }, {"got \"bad\""});
+}
+
+// ---- parse_seconds with other ranges --------------------------------------------------------
+
+TEST(ParseSeconds, WaitRangeAllowsZero) {
+  EXPECT_EQ(parse_seconds("--max-retry-wait", "0", retry_wait_range), milliseconds(0));
+  EXPECT_EQ(parse_seconds("--max-retry-wait", "0.0", retry_wait_range), milliseconds(0));
+  EXPECT_EQ(parse_seconds("--max-retry-wait", "60", retry_wait_range), milliseconds(60'000));
+  for (const char* text : {"-1", "-0.5", "abc", "", "inf", "nan"}) {
+    SCOPED_TRACE(text);
+    error_of([&] { parse_seconds("--max-retry-wait", text, retry_wait_range); },
+             {"--max-retry-wait: expected a non-negative number of seconds, got \""});
+  }
+  error_of([] { parse_seconds("--max-retry-wait", "86401", retry_wait_range); },
+           {"--max-retry-wait", "at most 86400"});
+}
+
+TEST(ParseSeconds, MaxTimeRangeAllowsLongCrawlsButNotZero) {
+  EXPECT_EQ(parse_seconds("--max-time", "0.25", max_time_range), milliseconds(250));
+  EXPECT_EQ(parse_seconds("--max-time", "2592000", max_time_range), milliseconds(2'592'000'000));
+  error_of([] { parse_seconds("--max-time", "0", max_time_range); },
+           {"--max-time: expected a positive number of seconds, got \"0\""});
+  error_of([] { parse_seconds("--max-time", "2592001", max_time_range); },
+           {"--max-time", "at most 2592000"});
+}
+
+// ---- parse_byte_size ------------------------------------------------------------------------
+
+TEST(ParseByteSize, PlainNumbersAndUnitsOf1024) {
+  EXPECT_EQ(parse_byte_size("--max-body", "1"), 1u);
+  EXPECT_EQ(parse_byte_size("--max-body", "10485760"), 10'485'760u);
+  EXPECT_EQ(parse_byte_size("--max-body", "007"), 7u);
+  EXPECT_EQ(parse_byte_size("--max-body", "1K"), 1024u);
+  EXPECT_EQ(parse_byte_size("--max-body", "1KiB"), 1024u);
+  EXPECT_EQ(parse_byte_size("--max-body", "10M"), 10'485'760u);
+  EXPECT_EQ(parse_byte_size("--max-body", "10MiB"), 10'485'760u);
+  EXPECT_EQ(parse_byte_size("--max-body", "2G"), 2'147'483'648u);
+  EXPECT_EQ(parse_byte_size("--max-body", "3GiB"), 3'221'225'472u);
+  EXPECT_EQ(parse_byte_size("--max-body", "18446744073709551615"), 18'446'744'073'709'551'615u);
+  EXPECT_EQ(parse_byte_size("--max-body", "17179869183G"), 17'179'869'183ull << 30);
+}
+
+TEST(ParseByteSize, RejectsEverythingElse) {
+  for (const char* text :
+       {"",    "0",    "0K",  "0MiB", "-1", "+1", " 1",  "1 ",    "1 MiB", "1.5M", "1k",
+        "1KB", "1kib", "1mb", "1T",   "1B", "K",  "MiB", "1MiBs", "0x10",  "1e3",  "abc"}) {
+    SCOPED_TRACE(text);
+    error_of([&] { parse_byte_size("--max-body", text); },
+             {"--max-body: expected a size in bytes >= 1", "10MiB", "KiB", "got \"", text});
+  }
+  for (const char* text :
+       {"18446744073709551616", "99999999999999999999999", "17179869184G", "16777216TiB"}) {
+    SCOPED_TRACE(text);
+    error_of([&] { parse_byte_size("--max-body", text); }, {"--max-body", text});
+  }
+  error_of([] { parse_byte_size("--max-body", "17179869184G"); }, {"too large"});
+}
+
+// ---- parse_rate -----------------------------------------------------------------------------
+
+TEST(ParseRate, PositiveNumbers) {
+  EXPECT_EQ(parse_rate("--rate-limit", "1"), 1.0);
+  EXPECT_EQ(parse_rate("--rate-limit", "0.5"), 0.5);
+  EXPECT_EQ(parse_rate("--rate-limit", "2.5"), 2.5);
+  EXPECT_EQ(parse_rate("--rate-limit", ".25"), 0.25);
+  EXPECT_EQ(parse_rate("--rate-limit", "1000"), 1000.0);
+  EXPECT_EQ(parse_rate("--rate-limit", "0.001"), 0.001);
+}
+
+TEST(ParseRate, RejectsZeroNegativeTinyAndGarbage) {
+  for (const char* text : {"0", "0.0", "-1", "abc", "", "+1", " 1", "1 ", "inf", "nan", "1/s"}) {
+    SCOPED_TRACE(text);
+    error_of([&] { parse_rate("--rate-limit", text); },
+             {"--rate-limit: expected a positive number of requests per second, got \""});
+  }
+  error_of([] { parse_rate("--rate-limit", "0.0001"); }, {"--rate-limit", "at least 0.001"});
+  error_of([] { parse_rate("--rate-limit", "1e-300"); }, {"--rate-limit", "at least"});
+}
+
+// ---- parse_header, checked_header -----------------------------------------------------------
+
+TEST(ParseHeader, NameAndTrimmedValue) {
+  EXPECT_EQ(parse_header("--header", "Accept-Language: en"),
+            (http_header{"Accept-Language", "en"}));
+  EXPECT_EQ(parse_header("--header", "X-Token:abc"), (http_header{"X-Token", "abc"}));
+  EXPECT_EQ(parse_header("--header", "X: \t a b \t "), (http_header{"X", "a b"}));
+  EXPECT_EQ(parse_header("--header", "X: a\tb"), (http_header{"X", "a\tb"}));
+  EXPECT_EQ(parse_header("--header", "X: a: b"), (http_header{"X", "a: b"}));
+  EXPECT_EQ(parse_header("--header", "X:"), (http_header{"X", ""}));
+  EXPECT_EQ(parse_header("--header", "!#$%&'*+-.^_`|~09azAZ: v").name, "!#$%&'*+-.^_`|~09azAZ");
+  EXPECT_EQ(parse_header("--header", "Authorization: Bearer x").name, "Authorization");
+}
+
+TEST(ParseHeader, RejectsBadNames) {
+  error_of([] { parse_header("--header", "NoColonSecret"); },
+           {"--header: expected \"Name: value\"", "no ':'"});
+  const std::string message = error_of([] { parse_header("--header", "Token abc123"); }, {});
+  EXPECT_EQ(message.find("abc123"), std::string::npos) << message;
+  error_of([] { parse_header("--header", ": v"); }, {"--header: the header name is empty"});
+  for (const char* text :
+       {"Bad Name: v", " X: v", "X : v", "X(: v", "X\"Y: v", "X/Y: v", "X\x01: v", "\xc3\x9c: v"}) {
+    SCOPED_TRACE(text);
+    error_of([&] { parse_header("--header", text); }, {"--header: \"", "is not a header name"});
+  }
+}
+
+TEST(ParseHeader, RejectsHeadersTheClientManages) {
+  for (const char* text :
+       {"Host: x", "host: x", "Content-Length: 1", "transfer-encoding: chunked", "CONNECTION: x"}) {
+    SCOPED_TRACE(text);
+    const std::string name(std::string_view(text).substr(0, std::string_view(text).find(':')));
+    error_of([&] { parse_header("--header", text); },
+             {"--header: header \"" + name + "\"", "set by corocrawl itself"});
+  }
+  EXPECT_NO_THROW(parse_header("--header", "Hostname: x"));
+  EXPECT_NO_THROW(parse_header("--header", "Keep-Alive: x"));
+}
+
+TEST(ParseHeader, RejectsControlCharactersInTheValue) {
+  using namespace std::string_literals;
+  for (const std::string& text : {"X: a\r\nEvil: 1"s, "X: a\nEvil"s, "X: a\rEvil"s, "X: a\0Evil"s,
+                                  "X: a\x01Evil"s, "X: a\x1f"s, "X: \x7f"s}) {
+    SCOPED_TRACE(text);
+    const std::string message = error_of([&] { parse_header("--header", text); },
+                                         {"--header: the value of header \"X\"", "control"});
+    EXPECT_EQ(message.find("Evil"), std::string::npos) << message;
+  }
+}
+
+TEST(CheckedHeader, SameRulesForANameAndValueGivenApart) {
+  EXPECT_EQ(checked_header("headers", "Accept", "  text/html "),
+            (http_header{"Accept", "text/html"}));
+  error_of([] { checked_header("headers", "A B", "x"); },
+           {"headers: \"A B\" is not a header name"});
+  error_of([] { checked_header("headers", "", "x"); }, {"headers: the header name is empty"});
+  error_of([] { checked_header("headers", "Host", "x"); }, {"headers: header \"Host\""});
+  error_of([] { checked_header("headers", "X", "a\nb"); }, {"headers: the value of header \"X\""});
+  // A colon is fine in a value, and in TOML the name is given apart from it.
+  EXPECT_EQ(checked_header("headers", "X", "a:b").value, "a:b");
+}
+
+// ---- parse_user, parse_user_agent, parse_proxy_url ------------------------------------------
+
+TEST(ParseUser, UserColonPassword) {
+  EXPECT_EQ(parse_user("--user", "me:secret"), "me:secret");
+  EXPECT_EQ(parse_user("--user", "me:"), "me:");
+  EXPECT_EQ(parse_user("--user", "me:pa:ss"), "me:pa:ss");
+  EXPECT_EQ(parse_user("--user", "m\xc3\xa9:p w"), "m\xc3\xa9:p w");
+}
+
+TEST(ParseUser, RejectsMalformedWithoutEchoingIt) {
+  for (const auto& [text, part] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"mysecret", "no ':'"},
+           {":mysecret", "USER is empty"},
+           {"me:my\nsecret", "control character"},
+           {"me:my\x01secret", "control character"}}) {
+    SCOPED_TRACE(text);
+    const std::string message = error_of([&] { parse_user("--user", text); }, {"--user: ", part});
+    EXPECT_EQ(message.find("secret"), std::string::npos) << message;
+  }
+  error_of([] { parse_user("--user", ""); }, {"--user: expected USER:PASSWORD"});
+}
+
+TEST(ParseUserAgent, TrimmedAndWithoutControls) {
+  EXPECT_EQ(parse_user_agent("--user-agent", "MyBot/1.0"), "MyBot/1.0");
+  EXPECT_EQ(parse_user_agent("--user-agent", "  MyBot/1.0 (+https://x.example) "),
+            "MyBot/1.0 (+https://x.example)");
+  for (const char* text : {"", "   ", "\t"}) {
+    SCOPED_TRACE(text);
+    error_of([&] { parse_user_agent("--user-agent", text); },
+             {"--user-agent: expected a non-empty string"});
+  }
+  for (const char* text : {"a\nb", "a\rb", "a\tb", "a\x7f"}) {
+    SCOPED_TRACE(text);
+    error_of([&] { parse_user_agent("--user-agent", text); },
+             {"--user-agent: contains a control character"});
+  }
+}
+
+TEST(ParseProxyUrl, EmptyMeansNoneAndAnythingElseIsAProxy) {
+  EXPECT_EQ(parse_proxy_url("--proxy", ""), "");
+  EXPECT_EQ(parse_proxy_url("--proxy", "http://proxy.example:3128"), "http://proxy.example:3128");
+  EXPECT_EQ(parse_proxy_url("--proxy", "proxy.example:8080"), "proxy.example:8080");
+  for (const char* text : {"https://proxy.example", "socks5://proxy.example:1080",
+                           "http://proxy.example:3128/path", "http://"}) {
+    SCOPED_TRACE(text);
+    error_of([&] { parse_proxy_url("--proxy", text); }, {"--proxy"});
+  }
+  error_of([] { parse_proxy_url("https_proxy", "ftp://x"); }, {"https_proxy"});
+}
+
+// ---- parse_ca_file --------------------------------------------------------------------------
+
+TEST(ParseCaFile, AnExistingFileAsAnAbsolutePath) {
+  testing::temp_dir temp;
+  const fs::path ca = temp.write("certs/ca.pem", "-----BEGIN CERTIFICATE-----\n");
+  EXPECT_EQ(parse_ca_file("--ca-file", "certs/ca.pem", temp.path()), ca.string());
+  EXPECT_EQ(parse_ca_file("--ca-file", "./certs/../certs/ca.pem", temp.path()), ca.string());
+  EXPECT_EQ(parse_ca_file("--ca-file", "ca.pem", temp.path() / "certs"), ca.string());
+  EXPECT_EQ(parse_ca_file("--ca-file", ca.string(), "/nonexistent"), ca.string());
+}
+
+TEST(ParseCaFile, RejectsMissingDirectoriesAndOtherFiles) {
+  testing::temp_dir temp;
+  error_of([&] { parse_ca_file("--ca-file", "", temp.path()); },
+           {"--ca-file: expected a file name, got \"\""});
+  error_of([&] { parse_ca_file("--ca-file", "missing.pem", temp.path()); },
+           {"--ca-file: no such file \"missing.pem\""});
+  fs::create_directories(temp.path() / "dir");
+  error_of([&] { parse_ca_file("--ca-file", "dir", temp.path()); },
+           {"--ca-file: \"dir\" is a directory"});
+  error_of([&] { parse_ca_file("ca_file", "/dev/null", temp.path()); },
+           {"ca_file: cannot use \"/dev/null\"", "not a regular file"});
+}
+
+TEST(ParseCaFile, RejectsAnUnreadableFile) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads every file";
+  testing::temp_dir temp;
+  const fs::path ca = temp.write("ca.pem", "x");
+  fs::permissions(ca, fs::perms::none);
+  error_of([&] { parse_ca_file("--ca-file", "ca.pem", temp.path()); },
+           {"--ca-file: cannot read \"ca.pem\""});
 }
 
 // ---- parse_report_mode, parse_verbosity -------------------------------------------------------
@@ -211,8 +457,8 @@ verbosity = "debug"
   EXPECT_EQ(s.crawl.max_tries, 2);
   EXPECT_EQ(s.crawl.exclude, (std::vector<std::string>{"\\.pdf$", "/private/"}));
   EXPECT_FALSE(s.crawl.strict);
-  EXPECT_EQ(s.crawl.resolve, (std::vector<resolve_override>{{"example.com", 443, "127.0.0.1"},
-                                                            {"example.org", 80, "::1"}}));
+  EXPECT_EQ(s.crawl.resolve, (std::vector<resolve_override>{{"example.com", 443, {"127.0.0.1"}},
+                                                            {"example.org", 80, {"::1"}}}));
   EXPECT_EQ(s.crawl.timeout, milliseconds(2'500));
   EXPECT_EQ(s.json_path, "-");
   EXPECT_EQ(s.report, report_mode::none);
@@ -305,7 +551,8 @@ TEST_F(ConfigFileTest, BadValues) {
   error_for("report = \"html\"", {":1: report: expected \"text\" or \"none\", got \"html\""});
   error_for("verbosity = \"loud\"", {"verbosity:", "\"loud\""});
   error_for("json = \"\"", {"json:"});
-  error_for("\nresolve = [\"foo\"]", {":2: resolve: expected HOST:PORT:ADDR, got \"foo\""});
+  error_for("\nresolve = [\"foo\"]",
+            {":2: resolve: expected HOST:PORT:ADDR[,ADDR...], got \"foo\""});
   error_for("exclude = [\"ok\",\n  \"(\"]", {":2:", "exclude", "\"(\""});
 }
 
@@ -321,6 +568,232 @@ TEST_F(ConfigFileTest, MissingOrUnreadableFile) {
   error_of([&] { apply_config_file(dir_ / "nope.toml", s); }, {"nope.toml", "no such"});
   fs::create_directories(dir_ / "dir.toml");
   error_of([&] { apply_config_file(dir_ / "dir.toml", s); }, {"dir.toml", "directory"});
+}
+
+TEST_F(ConfigFileTest, NewKeysDefaults) {
+  const settings s = apply("");
+  EXPECT_EQ(s.crawl.max_body, 10u * 1024 * 1024);
+  EXPECT_FALSE(s.crawl.max_time);
+  EXPECT_EQ(s.crawl.max_per_host, 16);
+  EXPECT_EQ(s.crawl.rate_limit, 0.0);
+  EXPECT_EQ(s.crawl.max_retry_wait, milliseconds(60'000));
+  EXPECT_FALSE(s.crawl.fail_on_rate_limit);
+  EXPECT_FALSE(s.crawl.insecure);
+  EXPECT_EQ(s.crawl.ca_file, "");
+  EXPECT_EQ(s.crawl.user_agent, "");
+  EXPECT_TRUE(s.crawl.headers.empty());
+  EXPECT_TRUE(s.crawl.host_headers.empty());
+  EXPECT_FALSE(s.crawl.user);
+  EXPECT_EQ(s.crawl.proxy, proxy_options{});
+}
+
+TEST_F(ConfigFileTest, EveryNewKey) {
+  write("-----BEGIN CERTIFICATE-----\n", "certs/ca.pem");
+  const settings s = apply(R"(
+max_time = 120
+max_body = "1MiB"
+max_per_host = 4
+rate_limit = 0.5
+max_retry_wait = 0
+fail_on_rate_limit = true
+insecure = true
+ca_file = "certs/ca.pem"
+user_agent = " MyBot/1.0 "
+user = "me:secret"
+proxy = "http://proxy.example:3128"
+no_proxy = " internal.example, .corp "
+resolve = ["h.example:443:10.0.0.1,[::1]"]
+
+[headers]
+"Accept-Language" = "en"
+X-Token = " abc "
+
+[hosts."Docs.Example.com".headers]
+Authorization = "Bearer t"
+
+[hosts."[::1]"]
+headers = { X-A = "b" }
+)");
+  EXPECT_EQ(s.crawl.max_time, milliseconds(120'000));
+  EXPECT_EQ(s.crawl.max_body, 1024u * 1024);
+  EXPECT_EQ(s.crawl.max_per_host, 4);
+  EXPECT_EQ(s.crawl.rate_limit, 0.5);
+  EXPECT_EQ(s.crawl.max_retry_wait, milliseconds(0));
+  EXPECT_TRUE(s.crawl.fail_on_rate_limit);
+  EXPECT_TRUE(s.crawl.insecure);
+  EXPECT_EQ(s.crawl.ca_file, (dir_ / "certs" / "ca.pem").string());
+  EXPECT_EQ(s.crawl.user_agent, "MyBot/1.0");
+  EXPECT_EQ(s.crawl.user, "me:secret");
+  EXPECT_EQ(s.crawl.proxy, (proxy_options{"http://proxy.example:3128", "http://proxy.example:3128",
+                                          "internal.example, .corp"}));
+  EXPECT_EQ(s.crawl.resolve,
+            (std::vector<resolve_override>{{"h.example", 443, {"10.0.0.1", "::1"}}}));
+  EXPECT_EQ(s.crawl.headers,
+            (std::vector<http_header>{{"Accept-Language", "en"}, {"X-Token", "abc"}}));
+  EXPECT_EQ(s.crawl.host_headers,
+            (std::map<std::string, std::vector<http_header>>{
+                {"docs.example.com", {{"Authorization", "Bearer t"}}}, {"::1", {{"X-A", "b"}}}}));
+}
+
+TEST_F(ConfigFileTest, NumbersAsIntegersOrFloats) {
+  EXPECT_EQ(apply("max_time = 1.5").crawl.max_time, milliseconds(1'500));
+  EXPECT_EQ(apply("max_time = 2592000").crawl.max_time, milliseconds(2'592'000'000));
+  EXPECT_EQ(apply("rate_limit = 2").crawl.rate_limit, 2.0);
+  EXPECT_EQ(apply("max_retry_wait = 2.5").crawl.max_retry_wait, milliseconds(2'500));
+  EXPECT_EQ(apply("max_retry_wait = 0.0").crawl.max_retry_wait, milliseconds(0));
+  EXPECT_EQ(apply("max_body = 1024").crawl.max_body, 1024u);
+  EXPECT_EQ(apply("max_body = \"2G\"").crawl.max_body, 2u << 30);
+  EXPECT_EQ(apply("max_body = 1").crawl.max_body, 1u);
+  EXPECT_FALSE(apply("insecure = false").crawl.insecure);
+}
+
+TEST_F(ConfigFileTest, HeadersKeepTheFilesOrder) {
+  const settings s = apply("[headers]\nZ-Last = \"1\"\nA-First = \"2\"\nM = \"3\"\n");
+  EXPECT_EQ(s.crawl.headers,
+            (std::vector<http_header>{{"Z-Last", "1"}, {"A-First", "2"}, {"M", "3"}}));
+  EXPECT_EQ(apply("headers = { B = \"1\", A = \"2\" }").crawl.headers,
+            (std::vector<http_header>{{"B", "1"}, {"A", "2"}}));
+  EXPECT_EQ(apply("headers.X-A = \"1\"").crawl.headers, (std::vector<http_header>{{"X-A", "1"}}));
+  EXPECT_TRUE(apply("[headers]\n").crawl.headers.empty());
+}
+
+TEST_F(ConfigFileTest, HostsAreLowerCasedAndMayHaveNoHeaders) {
+  const settings s = apply(R"(
+[hosts."A.Example"]
+[hosts."127.0.0.1".headers]
+X = "1"
+[hosts."b.example".headers]
+)");
+  EXPECT_EQ(s.crawl.host_headers,
+            (std::map<std::string, std::vector<http_header>>{
+                {"a.example", {}}, {"127.0.0.1", {{"X", "1"}}}, {"b.example", {}}}));
+}
+
+TEST_F(ConfigFileTest, CaFileIsTakenFromTheFilesDirectory) {
+  write("x", "conf/ca.pem");
+  write("x", "other.pem");
+  settings s;
+  apply_config_file(write("ca_file = \"ca.pem\"\n", "conf/corocrawl.toml"), s);
+  EXPECT_EQ(s.crawl.ca_file, (dir_ / "conf" / "ca.pem").string());
+  apply_config_file(write("ca_file = \"../other.pem\"\n", "conf/corocrawl.toml"), s);
+  EXPECT_EQ(s.crawl.ca_file, (dir_ / "other.pem").string());
+  const std::string absolute = (dir_ / "other.pem").string();
+  apply_config_file(write("ca_file = \"" + absolute + "\"\n", "conf/corocrawl.toml"), s);
+  EXPECT_EQ(s.crawl.ca_file, absolute);
+  // A file next to the working directory's, not the config file's, is not found.
+  error_for("ca_file = \"conf/missing.pem\"", {":1: ca_file: no such file \"conf/missing.pem\""});
+}
+
+TEST_F(ConfigFileTest, EmptyProxyMeansNone) {
+  settings s;
+  s.crawl.proxy = {"http://env.example:1", "http://env.example:2", "x"};
+  apply_config_file(write("proxy = \"\"\n"), s);
+  EXPECT_EQ(s.crawl.proxy, (proxy_options{"", "", "x"}));
+  apply_config_file(write("no_proxy = \"\"\n"), s);
+  EXPECT_EQ(s.crawl.proxy, (proxy_options{"", "", ""}));
+}
+
+TEST_F(ConfigFileTest, KeysReplaceEarlierValues) {
+  settings s;
+  s.crawl.headers = {{"Old", "1"}};
+  s.crawl.host_headers = {{"old.example", {{"Old", "1"}}}};
+  s.crawl.user = "old:1";
+  apply_config_file(write("user = \"new:2\"\n[headers]\nNew = \"2\"\n[hosts.\"new.example\"]\n"),
+                    s);
+  EXPECT_EQ(s.crawl.headers, (std::vector<http_header>{{"New", "2"}}));
+  EXPECT_EQ(s.crawl.host_headers,
+            (std::map<std::string, std::vector<http_header>>{{"new.example", {}}}));
+  EXPECT_EQ(s.crawl.user, "new:2");
+}
+
+TEST_F(ConfigFileTest, NewKeysWrongTypes) {
+  error_for("max_time = \"1\"", {":1: max_time: expected a number of seconds, got a string"});
+  error_for("max_body = true",
+            {"max_body: expected a number of bytes or a string such as \"10MiB\", got a boolean"});
+  error_for("max_body = 1.5", {"max_body: expected a number of bytes", "got a float"});
+  error_for("max_per_host = 2.0", {"max_per_host: expected an integer, got a float"});
+  error_for("rate_limit = \"1\"",
+            {"rate_limit: expected a number of requests per second, got a string"});
+  error_for("max_retry_wait = false", {"max_retry_wait: expected a number of seconds"});
+  error_for("fail_on_rate_limit = \"yes\"", {"fail_on_rate_limit: expected a boolean"});
+  error_for("insecure = 1", {"insecure: expected a boolean, got an integer"});
+  error_for("ca_file = 1", {"ca_file: expected a string, got an integer"});
+  error_for("user_agent = []", {"user_agent: expected a string, got an array"});
+  error_for("user = 5", {"user: expected a string, got an integer"});
+  error_for("proxy = true", {"proxy: expected a string, got a boolean"});
+  error_for("no_proxy = [\"a\"]", {"no_proxy: expected a string, got an array"});
+  error_for("headers = \"X: 1\"", {"headers: expected a table, got a string"});
+  error_for("headers = [\"X: 1\"]", {"headers: expected a table, got an array"});
+  error_for("[headers]\nX = 1", {":2: headers.\"X\": expected a string, got an integer"});
+  error_for("hosts = \"a.example\"", {"hosts: expected a table, got a string"});
+  error_for("[hosts]\n\"a.example\" = \"X: 1\"",
+            {":2: hosts.\"a.example\": expected a table, got a string"});
+  error_for("[hosts.\"a.example\"]\nheaders = \"X: 1\"",
+            {":2: hosts.\"a.example\".headers: expected a table, got a string"});
+  error_for("[hosts.\"a.example\".headers]\nX = false",
+            {"hosts.\"a.example\".headers.\"X\": expected a string, got a boolean"});
+}
+
+TEST_F(ConfigFileTest, NewKeysBadValues) {
+  error_for("max_time = 0", {":1: max_time: expected a positive number of seconds, got 0"});
+  error_for("max_time = -1", {"max_time: expected a positive number of seconds"});
+  error_for("max_time = 2592001", {"max_time: at most 2592000 seconds"});
+  error_for("max_body = 0", {":1: max_body: expected a size in bytes >= 1, got 0"});
+  error_for("max_body = -5", {"max_body: expected a size in bytes >= 1, got -5"});
+  error_for("max_body = \"10 MB\"", {":1: max_body: expected a size in bytes >= 1", "\"10 MB\""});
+  error_for("max_body = \"\"", {"max_body: expected a size in bytes"});
+  error_for("max_per_host = 0", {":1: max_per_host: expected a positive integer, got 0"});
+  for (const char* bad : {"0", "-1", "0.0", "nan", "inf", "-inf"}) {
+    SCOPED_TRACE(bad);
+    error_for(std::string("rate_limit = ") + bad,
+              {":1: rate_limit: expected a positive number of requests per second, got "});
+  }
+  error_for("rate_limit = 0.0001", {"rate_limit: at least 0.001"});
+  error_for("max_retry_wait = -1", {"max_retry_wait: expected a non-negative number of seconds"});
+  error_for("max_retry_wait = nan", {"max_retry_wait: expected a non-negative number"});
+  error_for("max_retry_wait = 86401", {"max_retry_wait: at most 86400 seconds"});
+  error_for("ca_file = \"missing.pem\"", {":1: ca_file: no such file \"missing.pem\""});
+  error_for("ca_file = \"\"", {"ca_file: expected a file name"});
+  error_for("ca_file = \".\"", {"ca_file: \".\" is a directory"});
+  error_for("user_agent = \"\"", {":1: user_agent: expected a non-empty string"});
+  error_for("user_agent = \"a\\nb\"", {"user_agent: contains a control character"});
+  const std::string message = error_for("user = \"mysecret\"", {":1: user: expected USER:PASS"});
+  EXPECT_EQ(message.find("mysecret"), std::string::npos) << message;
+  error_for("user = \":x\"", {"user:", "USER is empty"});
+  error_for("\nproxy = \"socks5://proxy.example:1080\"", {":2: proxy"});
+  error_for("resolve = [\"h:80:1.2.3.4,nope\"]", {"resolve: ADDR must be", "\"nope\""});
+}
+
+TEST_F(ConfigFileTest, BadHeaders) {
+  error_for("[headers]\nHost = \"x\"", {":2: headers: header \"Host\" is set by corocrawl itself"});
+  error_for("[headers]\n\"Bad Name\" = \"x\"", {"headers: \"Bad Name\" is not a header name"});
+  error_for("[headers]\n\"\" = \"x\"", {"headers: the header name is empty"});
+  error_for("[headers]\nX = \"a\\r\\nEvil: 1\"",
+            {":2: headers: the value of header \"X\" contains a control character"});
+  error_for("[headers]\nX-A = \"1\"\nx-a = \"2\"",
+            {"headers: header \"x-a\" given twice (as \"X-A\")"});
+  error_for("[hosts.\"a.example\".headers]\nConnection = \"close\"",
+            {":2: hosts.\"a.example\".headers: header \"Connection\" is set by corocrawl"});
+}
+
+TEST_F(ConfigFileTest, BadHosts) {
+  error_for("[hosts.\"docs.example.com\"]\nfoo = 1",
+            {":2: unknown key hosts.\"docs.example.com\".foo"});
+  error_for("[hosts.\"a.example\"]\nheader = {}",
+            {"unknown key hosts.\"a.example\".header", "did you mean \"headers\""});
+  error_for("[hosts.\"bad host\"]",
+            {"hosts.\"bad host\": expected a host name or IP address, got \"bad host\""});
+  error_for("[hosts.\"\"]", {"hosts.\"\": expected a host name or IP address"});
+  error_for("[hosts.\"a/b\"]", {"expected a host name or IP address, got \"a/b\""});
+  error_for("[hosts.\"A.example\"]\n[hosts.\"a.example\"]",
+            {"hosts: host \"a.example\" given twice"});
+}
+
+TEST_F(ConfigFileTest, UnknownKeysNearNewOnes) {
+  error_for("max-body = 1", {"unknown key \"max-body\"", "did you mean \"max_body\""});
+  error_for("[header]\nX = \"1\"", {"unknown key \"header\"", "did you mean \"headers\""});
+  error_for("useragent = \"x\"", {"did you mean \"user_agent\""});
+  error_for("http_proxy = \"x\"", {"unknown key \"http_proxy\""});
 }
 
 // ---- validate -------------------------------------------------------------------------------
@@ -367,6 +840,59 @@ TEST(Validate, RangesOfValuesSetByALibraryUser) {
   EXPECT_NO_THROW(validate(s));
   s.crawl.timeout = milliseconds(0);
   error_of([&] { validate(s); }, {"timeout"});
+}
+
+TEST(Validate, NewRangesOfValuesSetByALibraryUser) {
+  const auto fails = [](std::string_view part, const std::function<void(crawl_options&)>& change) {
+    SCOPED_TRACE(part);
+    settings s = with_root();
+    change(s.crawl);
+    error_of([&] { validate(s); }, {part});
+  };
+  fails("max_per_host", [](crawl_options& c) { c.max_per_host = 0; });
+  fails("rate_limit", [](crawl_options& c) { c.rate_limit = -1; });
+  fails("rate_limit",
+        [](crawl_options& c) { c.rate_limit = std::numeric_limits<double>::infinity(); });
+  fails("rate_limit",
+        [](crawl_options& c) { c.rate_limit = std::numeric_limits<double>::quiet_NaN(); });
+  fails("rate_limit", [](crawl_options& c) { c.rate_limit = 1e-9; });
+  fails("max_retry_wait", [](crawl_options& c) { c.max_retry_wait = milliseconds(-1); });
+  fails("max_time", [](crawl_options& c) { c.max_time = milliseconds(0); });
+  fails("max_time", [](crawl_options& c) { c.max_time = milliseconds(-5); });
+  fails("max_body", [](crawl_options& c) { c.max_body = 0; });
+  fails("resolve: no address for h:80", [](crawl_options& c) { c.resolve = {{"h", 80, {}}}; });
+  fails("user_agent", [](crawl_options& c) { c.user_agent = "a\r\nX: y"; });
+  fails("headers: header \"Host\"", [](crawl_options& c) { c.headers = {{"Host", "x"}}; });
+  fails("headers: the value", [](crawl_options& c) { c.headers = {{"X", "a\r\nY: z"}}; });
+  fails("headers: \"A B\"", [](crawl_options& c) { c.headers = {{"A B", "x"}}; });
+  fails("hosts.\"a.example\".headers", [](crawl_options& c) {
+    c.host_headers = {{"a.example", {{"X", "a\nb"}}}};
+  });
+  fails("hosts", [](crawl_options& c) { c.host_headers = {{"", {}}}; });
+  fails("hosts: host names must be lower-case, got \"Docs.Example\"", [](crawl_options& c) {
+    c.host_headers = {{"Docs.Example", {}}};
+  });
+  fails("user", [](crawl_options& c) { c.user = "nocolon"; });
+  fails("proxy.http_proxy", [](crawl_options& c) { c.proxy.http_proxy = "ftp://x"; });
+  fails("proxy.https_proxy", [](crawl_options& c) { c.proxy.https_proxy = "https://x"; });
+  fails("ca_file", [](crawl_options& c) { c.ca_file = "/nonexistent/corocrawl/ca.pem"; });
+}
+
+TEST(Validate, NewValuesInRangePass) {
+  settings s = with_root();
+  s.crawl.rate_limit = 0;  // unlimited
+  s.crawl.max_retry_wait = milliseconds(0);
+  s.crawl.max_time = milliseconds(1);
+  s.crawl.max_body = 1;
+  s.crawl.max_per_host = 1;
+  s.crawl.resolve = {{"h", 80, {"10.0.0.1", "::1"}}};
+  s.crawl.headers = {{"X-A", "  untrimmed\tis fine "}};
+  s.crawl.host_headers = {{"a.example", {{"Authorization", "Bearer x"}}}};
+  s.crawl.user = "me:";
+  s.crawl.proxy = {"http://proxy.example:3128", "", "*"};
+  EXPECT_NO_THROW(validate(s));
+  s.crawl.rate_limit = 0.5;
+  EXPECT_NO_THROW(validate(s));
 }
 
 }  // namespace
