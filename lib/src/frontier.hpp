@@ -1,0 +1,71 @@
+#pragma once
+// The URLs waiting to be fetched, queued per origin (scheme, host and port), and when an origin
+// may be asked again: at most `max_per_host` requests at once, at most `rate_limit` requests a
+// second, and none while it backs off after a 429 or 503. Plain bookkeeping: the caller says
+// what time it is, so it is tested without clocks or sockets.
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace corocrawl {
+
+class frontier {
+ public:
+  using clock = std::chrono::steady_clock;
+  using origin_id = std::uint32_t;
+
+  struct item {
+    std::uint32_t url = 0;  ///< the crawler's id of the URL
+    int redirects_left = 0;
+    int tries = 0;  ///< attempts already made
+    origin_id origin = 0;
+  };
+
+  /// `rate_limit` is in requests per second; 0 means unlimited.
+  frontier(int max_per_host, double rate_limit);
+
+  /// The id of an origin such as "https://example.com:443", made on first use.
+  origin_id origin(std::string_view key);
+
+  /// Queues `it` behind the other items of its origin.
+  void push(item it);
+
+  /// Takes the oldest item of an origin that may be asked at `now`, origins taking turns. The
+  /// request it stands for holds one of its origin's slots until release().
+  std::optional<item> pop(clock::time_point now);
+
+  /// The request of an item from pop() has ended: its origin's slot is free again.
+  void release(origin_id origin);
+
+  /// No request goes to `origin` before `until` (an earlier `until` changes nothing).
+  void back_off(origin_id origin, clock::time_point until);
+
+  /// When pop() could next succeed by time passing alone (a rate-limit interval or a back-off
+  /// ending for an origin with queued items and a free slot); nullopt when no such time.
+  std::optional<clock::time_point> next_ready() const;
+
+  std::size_t size() const { return queued_; }
+  bool empty() const { return queued_ == 0; }
+
+ private:
+  struct origin_state {
+    std::deque<item> queue;
+    int in_flight = 0;
+    clock::time_point not_before{};  // rate limit and back-off
+  };
+
+  int max_per_host_;
+  clock::duration interval_{0};  // between two requests to one origin; 0: unlimited
+  std::vector<origin_state> origins_;
+  std::unordered_map<std::string, origin_id> ids_;
+  std::size_t turn_ = 0;  // where the next round of pop() starts
+  std::size_t queued_ = 0;
+};
+
+}  // namespace corocrawl
