@@ -1,6 +1,7 @@
 #pragma once
 // An HTTP/1.1 server on 127.0.0.1 for the crawler's tests: the twin of add_page and
 // add_redirect in the seed's test.py. It runs on a thread of its own; handlers run there.
+// Given a TLS identity (test_ca.hpp) it serves HTTPS instead.
 
 #include <boost/asio/awaitable.hpp>
 #include <chrono>
@@ -14,12 +15,16 @@
 #include <variant>
 #include <vector>
 
+#include "test_ca.hpp"
+
 namespace corocrawl::testing {
 
 struct request {
   std::string method;
   std::string target;  ///< as sent, e.g. "/a?x=1"
   std::vector<std::pair<std::string, std::string>> headers;
+  /// When the server finished reading the request.
+  std::chrono::steady_clock::time_point received_at{};
   /// The value of a header (case-insensitive name), or nullopt.
   std::optional<std::string> header(std::string_view name) const;
 };
@@ -51,15 +56,19 @@ boost::asio::awaitable<void> sleep_for(std::chrono::milliseconds duration);
 
 class test_server {
  public:
-  /// Binds 127.0.0.1 at an ephemeral port and starts serving.
-  test_server();
+  /// Binds 127.0.0.1 at an ephemeral port and starts serving: HTTPS with `tls` (a TLS
+  /// handshake per connection; a failed handshake just closes it), plain HTTP without.
+  explicit test_server(std::optional<tls_identity> tls = std::nullopt);
   ~test_server();
   test_server(const test_server&) = delete;
   test_server& operator=(const test_server&) = delete;
 
   std::uint16_t port() const;
-  /// "http://127.0.0.1:PORT" followed by `path`.
+  /// "http://127.0.0.1:PORT" (https with TLS) followed by `path`.
   std::string url(std::string_view path = "/") const;
+  /// "http://HOST:PORT" (https with TLS), for URLs with a made-up host name that the test
+  /// maps to 127.0.0.1.
+  std::string origin(std::string_view host) const;
 
   /// Serves `path` with a page linking to `links` (or `body` when given); returns its URL.
   std::string add_page(const std::string& path, const std::vector<std::string>& links = {},
@@ -73,10 +82,18 @@ class test_server {
   /// After each response, close the connection although it said keep-alive, as servers do
   /// when an idle connection times out.
   void close_after_each_response(bool on);
+  /// On a keep-alive connection, close it when no next request starts arriving within
+  /// `timeout` of the last response (TLS: close_notify, then FIN), as servers with an idle
+  /// timeout do. Default: wait forever.
+  void set_keep_alive_timeout(std::chrono::milliseconds timeout);
 
   /// Requests received for `path`, and connections accepted, so far.
   std::size_t requests_for(const std::string& path) const;
   std::size_t connections() const;
+  /// The most connections open at the same time so far. A connection counts from its accept
+  /// until either side starts closing it (its TCP state leaves ESTABLISHED), so a client
+  /// that closes one connection and then opens the next is seen with one, not two.
+  std::size_t peak_connections() const;
   /// Every request received so far, in order of arrival.
   std::vector<request> requests() const;
 
