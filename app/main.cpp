@@ -1,8 +1,8 @@
 /*
  * corocrawl: crawls a website (a URL, or a local folder of built HTML) with many concurrent
  * requests and reports what it found: a human report on stdout, a JSON summary for CI, and
- * an exit status CI can act on (0 nothing broken, 1 something broken, 2 usage or config
- * error, 130 interrupted).
+ * an exit status CI can act on (0 nothing broken, 1 something broken or --max-time reached,
+ * 2 usage or config error, 130 interrupted).
  *
  * This file is a thin shell: parse the command line, set up logging, run the library's
  * crawl, write the outputs.
@@ -69,8 +69,9 @@ int fail(int status, std::string_view message) {
 int main(int argc, char** argv) {
   corocrawl::settings settings;
   try {
-    auto parsed = corocrawl::cli::parse_command_line({argv + 1, argv + argc},
-                                                     std::filesystem::current_path());
+    auto parsed =
+        corocrawl::cli::parse_command_line({argv + 1, argv + argc}, std::filesystem::current_path(),
+                                           corocrawl::cli::process_environment());
     if (const auto* done = std::get_if<corocrawl::cli::early_exit>(&parsed)) {
       std::cout << done->text;
       return done->code;
@@ -114,5 +115,5 @@ int main(int argc, char** argv) {
     return fail(exit_internal, "--json: writing \"" + *settings.json_path + "\" failed");
 
   if (result.interrupted) return exit_interrupted;
-  return corocrawl::passed(result) ? exit_passed : exit_broken;
+  return corocrawl::passed(result, settings.crawl.fail_on_rate_limit) ? exit_passed : exit_broken;
 }

@@ -13,6 +13,8 @@
 #include "corocrawl/links.hpp"
 #include "corocrawl/url.hpp"
 #include "corocrawl/version.hpp"
+#include "request_headers.hpp"
+#include "retry_after.hpp"
 
 namespace corocrawl {
 
@@ -27,7 +29,16 @@ http_client_options client_options(const crawl_options& options) {
   return {.timeout = options.timeout,
           .max_body = options.max_body,
           .resolve = options.resolve,
-          .user_agent = std::string("corocrawl/") + version + " (+" + project_url + ")"};
+          .user_agent = options.user_agent.empty()
+                            ? std::string("corocrawl/") + version + " (+" + project_url + ")"
+                            : options.user_agent,
+          .insecure = options.insecure,
+          .ca_file = options.ca_file,
+          .proxy = options.proxy};
+}
+
+std::string origin_of(const http_target& t) {
+  return (t.https ? "https://" : "http://") + t.host + ":" + std::to_string(t.port);
 }
 
 }  // namespace
@@ -38,15 +49,30 @@ crawler::crawler(asio::any_io_executor executor, const crawl_options& options,
       roots_(std::move(root_urls)),
       scope_(roots_, options.strict, compile_patterns(options.exclude, "exclude")),
       client_(executor, client_options(options)),
+      frontier_(options.max_per_host, options.rate_limit),
       handoff_(executor, 0),
+      wake_(executor),
       all_done_(executor, 1),
-      workers_gone_(executor, 1) {}
+      workers_gone_(executor, 1),
+      time_limit_(executor) {
+  for (const auto& root : roots_)
+    if (const auto target = split_http_url(root)) root_hosts_.push_back(target->host);
+}
 
 asio::awaitable<void> crawler::crawl() {
   const auto executor = co_await asio::this_coro::executor;
-  const auto started = std::chrono::steady_clock::now();
+  const auto started = clock::now();
   for (const auto& root : roots_)
     if (!find(root)) add_url(root, options_.max_redirect, std::nullopt);
+  if (options_.max_time) {
+    time_limit_.expires_after(*options_.max_time);
+    time_limit_.async_wait([this](const error_code& ec) {
+      if (ec) return;
+      spdlog::warn("the crawl reached its time limit (--max-time): stopping");
+      timed_out_ = true;
+      halt();
+    });
+  }
 
   // Start the workers ...
   worker_stops_ = std::vector<asio::cancellation_signal>(options_.max_tasks);
@@ -56,22 +82,29 @@ asio::awaitable<void> crawler::crawl() {
                    asio::bind_cancellation_slot(
                        worker_stop.slot(), [this](std::exception_ptr e) { worker_exited(e); }));
 
-  // ... wait until the join counter reaches zero (or stop() is called) ...
+  // ... wait until the join counter reaches zero (or the crawl is halted) ...
   co_await all_done_.async_receive(use_tuple);
 
-  // ... and stop them: idle workers wait on the channel, busy ones (after stop()) are cancelled.
+  // ... and stop them: idle workers wait on the channel, busy ones (after halt()) are
+  // cancelled.
   handoff_.close();
+  wake_.cancel();
+  time_limit_.cancel();
   for (auto& worker_stop : worker_stops_)
     worker_stop.emit(asio::cancellation_type::terminal);
   co_await workers_gone_.async_receive(use_tuple);
-  elapsed_ = std::chrono::steady_clock::now() - started;
+  elapsed_ = clock::now() - started;
   if (worker_failure_) std::rethrow_exception(worker_failure_);
 }
 
 void crawler::stop() {
   if (stopping_) return;
-  stopping_ = true;
   interrupted_ = true;
+  halt();
+}
+
+void crawler::halt() {
+  stopping_ = true;
   all_done_.try_send(error_code{});
 }
 
@@ -80,41 +113,74 @@ asio::awaitable<void> crawler::work() {
     auto [ec, item] = co_await next_item();
     if (ec) co_return;  // the channel is closed: the crawl is over
     co_await fetch(item);
-    if (--unfinished_ == 0) all_done_.try_send(error_code{});
   }
 }
 
 asio::awaitable<std::tuple<error_code, crawler::work_item>> crawler::next_item() {
-  if (!frontier_.empty()) {
-    const auto item = frontier_.front();
-    frontier_.pop_front();
-    co_return std::tuple{error_code{}, item};
-  }
+  if (const auto item = frontier_.pop(clock::now())) co_return std::tuple{error_code{}, *item};
+  ++idle_workers_;
+  arm_wake_up();  // the frontier may be waiting on a rate limit or a back-off
   co_return co_await handoff_.async_receive(use_tuple);
+}
+
+// Hands what the frontier allows to idle workers.
+void crawler::dispatch() {
+  const auto now = clock::now();
+  while (idle_workers_ > 0) {
+    const auto item = frontier_.pop(now);
+    if (!item) break;
+    --idle_workers_;
+    if (!handoff_.try_send(error_code{}, *item)) {  // no worker was waiting after all
+      frontier_.release(item->origin);
+      frontier_.push(*item);
+      idle_workers_ = 0;
+    }
+  }
+  arm_wake_up();
+}
+
+// When the frontier holds items that only time will release (rate limit, Retry-After) and
+// workers are idle, dispatches again at that time.
+void crawler::arm_wake_up() {
+  const auto ready = idle_workers_ > 0 ? frontier_.next_ready() : std::nullopt;
+  if (!ready || (wake_.expiry() > clock::now() && wake_.expiry() <= *ready)) return;
+  wake_.expires_at(*ready);
+  wake_.async_wait([this](const error_code& ec) {
+    if (!ec && !stopping_) dispatch();
+  });
 }
 
 asio::awaitable<void> crawler::fetch(work_item item) {
   const auto& entry = urls_[item.url];
-  fetch_record record{.url = entry.url};
-  if (entry.referrer) record.referrer = urls_[*entry.referrer].url;
-  const auto target = split_http_url(entry.url);
-  if (!target) {  // roots are checked before the crawl and links by the scope: a bug
-    record.error = "not an http(s) URL";
-    record.failure = "unsupported";
-    finish(item.url, std::move(record));
+  const auto target = split_http_url(entry.url);  // in scope, so http(s)
+  const auto fetched = co_await client_.get(*target, headers_for(target->host));
+  frontier_.release(item.origin);
+  if (stopping_) co_return;
+  ++item.tries;
+
+  if (const auto delay = retry_delay(item, fetched)) {
+    const auto why = fetched.ec ? fetched.error : std::to_string(fetched.response.status);
+    spdlog::info("try {} for {} failed ({}): retrying{}", item.tries, entry.url, why,
+                 delay->count() > 0
+                     ? fmt::format(" in {:.1f} s", std::chrono::duration<double>(*delay).count())
+                     : "");
+    if (delay->count() > 0) frontier_.back_off(item.origin, clock::now() + *delay);
+    enqueue(item);
     co_return;
   }
+  dispatch();  // this item's slot is free for another
 
-  http_client::result fetched;
-  for (record.tries = 1;; ++record.tries) {
-    fetched = co_await client_.get(*target);
-    if (stopping_) co_return;
-    if (!fetched.ec || !is_retryable(fetched.ec) || record.tries >= options_.max_tries) break;
-    spdlog::info("try {} for {} failed: {}", record.tries, entry.url, failure_message(fetched.ec));
-  }
-
-  if (fetched.ec) {
-    record.error = failure_message(fetched.ec);
+  fetch_record record{.url = entry.url, .tries = item.tries};
+  if (entry.referrer) record.referrer = urls_[*entry.referrer].url;
+  if (fetched.ec == fetch_errc::body_too_large && fetched.response.status != 0) {
+    record.status = fetched.response.status;  // the header came: only the body is too big
+    record.error = fetched.error;
+    record.size = options_.max_body;
+    if (const auto media = parse_content_type(fetched.response.content_type))
+      record.content_type = media->type;
+    spdlog::warn("{}: body larger than {} bytes: not read further", entry.url, options_.max_body);
+  } else if (fetched.ec) {
+    record.error = fetched.error;
     record.failure = failure_kind(fetched.ec);
     spdlog::warn("{} failed after {} {}: {}", entry.url, record.tries,
                  record.tries == 1 ? "try" : "tries", *record.error);
@@ -124,6 +190,30 @@ asio::awaitable<void> crawler::fetch(work_item item) {
     read_page(item, fetched.response, record);
   }
   finish(item.url, std::move(record));
+}
+
+// How long to wait before trying `item` again, or nullopt when its last try is final: network
+// failures are retried at once; 429 and 503 after their Retry-After (429 without one backs off
+// 1, 2, 4... seconds), never longer than max_retry_wait.
+std::optional<crawler::clock::duration> crawler::retry_delay(
+    const work_item& item, const http_client::result& fetched) const {
+  if (item.tries >= options_.max_tries) return std::nullopt;
+  if (fetched.ec) {
+    if (!is_retryable(fetched.ec)) return std::nullopt;
+    return clock::duration::zero();
+  }
+  const auto status = fetched.response.status;
+  if ((status != 429 && status != 503) || options_.max_retry_wait.count() == 0) return std::nullopt;
+  std::chrono::milliseconds wait;
+  if (const auto asked =
+          parse_retry_after(fetched.response.retry_after, std::chrono::system_clock::now())) {
+    wait = *asked;
+  } else if (status == 429) {
+    wait = std::chrono::seconds(1) * (1 << std::min(item.tries - 1, 16));
+  } else {
+    return std::nullopt;  // a 503 without Retry-After is an error like any other
+  }
+  return std::min(wait, options_.max_retry_wait);
 }
 
 void crawler::follow_redirect(const work_item& item, const http_response& response,
@@ -189,30 +279,38 @@ void crawler::add_url(std::string url, int redirects_left, std::optional<url_id>
   if (referrer) entry.referrers.push_back(*referrer);
   seen_.emplace(entry.url, id);
   ++unfinished_;
-  // Never block a worker on send (workers are the producers too): hand the URL to an idle
-  // worker if there is one, else queue it in the frontier that busy workers drain.
-  if (!handoff_.try_send(error_code{}, work_item{id, redirects_left}))
-    frontier_.push_back({id, redirects_left});
+  const auto target = split_http_url(entry.url);
+  enqueue({.url = id,
+           .redirects_left = redirects_left,
+           .tries = 0,
+           .origin = frontier_.origin(origin_of(*target))});
+}
+
+// Never blocks (workers are the producers too): the item waits in the frontier, and an idle
+// worker gets it as soon as politeness allows.
+void crawler::enqueue(work_item item) {
+  frontier_.push(item);
+  dispatch();
 }
 
 void crawler::note_link(url_id from, url_id to) {
   auto& entry = urls_[to];
-  if (!entry.finished || entry.broken) entry.referrers.push_back(from);
+  if (!entry.finished || entry.keeps_referrers) entry.referrers.push_back(from);
 }
 
 void crawler::finish(url_id id, fetch_record record) {
   auto& entry = urls_[id];
   entry.finished = true;
-  entry.broken = is_broken(record);
-  if (!entry.broken) std::vector<url_id>{}.swap(entry.referrers);
+  entry.keeps_referrers = is_broken(record) || is_rate_limited(record);
+  if (!entry.keeps_referrers) std::vector<url_id>{}.swap(entry.referrers);
   records_.push_back(std::move(record));
+  if (--unfinished_ == 0) all_done_.try_send(error_code{});
 }
 
 void crawler::worker_exited(std::exception_ptr error) {
   if (error && !stopping_) {
     if (!worker_failure_) worker_failure_ = error;
-    stopping_ = true;
-    all_done_.try_send(error_code{});
+    halt();
   }
   if (--workers_running_ == 0) workers_gone_.try_send(error_code{});
 }
@@ -222,12 +320,22 @@ std::optional<crawler::url_id> crawler::find(std::string_view url) const {
   return std::nullopt;
 }
 
+const std::vector<http_header>& crawler::headers_for(const std::string& host) {
+  auto [it, added] = headers_by_host_.try_emplace(host);
+  if (added) it->second = headers_for_host(options_, root_hosts_, host);
+  return it->second;
+}
+
 crawl_result crawler::result() const {
-  crawl_result result{
-      .roots = roots_, .records = records_, .interrupted = interrupted_, .elapsed = elapsed_};
+  crawl_result result{.roots = roots_,
+                      .records = records_,
+                      .interrupted = interrupted_,
+                      .timed_out = timed_out_,
+                      .elapsed = elapsed_};
   std::ranges::sort(result.records, {}, &fetch_record::url);
   for (const auto& record : result.records) {
-    if (!is_broken(record)) continue;
+    const bool broken = is_broken(record);
+    if (!broken && !is_rate_limited(record)) continue;
     const auto& entry = urls_[*find(record.url)];
     broken_link link{.url = record.url, .status = record.status, .error = record.error};
     for (const auto referrer : entry.referrers)
@@ -235,7 +343,7 @@ crawl_result crawler::result() const {
     std::ranges::sort(link.referrers);
     link.referrers.erase(std::unique(link.referrers.begin(), link.referrers.end()),
                          link.referrers.end());
-    result.broken.push_back(std::move(link));
+    (broken ? result.broken : result.rate_limited).push_back(std::move(link));
   }
   return result;
 }

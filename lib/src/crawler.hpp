@@ -1,7 +1,10 @@
 #pragma once
 // The crawl loop, after the seed's Crawler: `max_tasks` worker coroutines take
-// (url, redirects_left) pairs; a join counter counts URLs enqueued but not yet processed, and
+// (url, redirects_left) items; a join counter counts URLs enqueued but not yet finished, and
 // when it reaches zero the workers are stopped and the crawl returns.
+//
+// Items wait in a frontier queued per origin, which hands out only what politeness allows
+// (max_per_host, rate_limit, Retry-After back-offs); a retry goes back into it.
 //
 // Everything here runs on one thread (the executor's), so the seen-set, the frontier and
 // the records need no locks.
@@ -10,6 +13,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/experimental/channel.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/system/error_code.hpp>
 #include <chrono>
 #include <cstdint>
@@ -26,6 +30,7 @@
 #include "corocrawl/options.hpp"
 #include "corocrawl/record.hpp"
 #include "corocrawl/scope.hpp"
+#include "frontier.hpp"
 #include "http_client.hpp"
 
 namespace corocrawl {
@@ -34,12 +39,12 @@ class crawler {
  public:
   /// Prepares a crawl of `root_urls` (normalised absolute http(s) URLs) with `options`
   /// (whose `roots` are not read). Throws config_error for an exclude pattern that does not
-  /// compile.
+  /// compile, a CA file that does not load or a malformed proxy.
   crawler(boost::asio::any_io_executor executor, const crawl_options& options,
           std::vector<std::string> root_urls);
 
-  /// Crawls until every URL found has been processed, or until stop(). Rethrows an
-  /// unexpected exception of a worker after stopping the others.
+  /// Crawls until every URL found has been processed, or until stop() or max_time. Rethrows
+  /// an unexpected exception of a worker after stopping the others.
   boost::asio::awaitable<void> crawl();
 
   /// Ends the crawl early: requests under way are cancelled and the result is marked
@@ -51,17 +56,15 @@ class crawler {
 
  private:
   using url_id = std::uint32_t;
-  struct work_item {
-    url_id url;
-    int redirects_left;
-  };
+  using work_item = frontier::item;
+  using clock = std::chrono::steady_clock;
   // One per URL seen. `referrers` lists the pages linking here while the URL may still turn
-  // out broken; it is dropped once the URL is known to be fine.
+  // out broken (or rate limited); it is dropped once the URL is known to be fine.
   struct url_entry {
     std::string url;
     std::optional<url_id> referrer;  // the first page that linked here
     bool finished = false;
-    bool broken = false;
+    bool keeps_referrers = false;
     std::vector<url_id> referrers;
   };
   using work_channel =
@@ -71,31 +74,44 @@ class crawler {
   boost::asio::awaitable<void> work();
   boost::asio::awaitable<std::tuple<boost::system::error_code, work_item>> next_item();
   boost::asio::awaitable<void> fetch(work_item item);
+  std::optional<clock::duration> retry_delay(const work_item& item,
+                                             const http_client::result& fetched) const;
   void follow_redirect(const work_item& item, const http_response& response, fetch_record& record);
   void read_page(const work_item& item, const http_response& response, fetch_record& record);
   void add_url(std::string url, int redirects_left, std::optional<url_id> referrer);
+  void enqueue(work_item item);
+  void dispatch();
+  void arm_wake_up();
   void note_link(url_id from, url_id to);
   void finish(url_id id, fetch_record record);
+  void halt();
   void worker_exited(std::exception_ptr error);
   std::optional<url_id> find(std::string_view url) const;
+  const std::vector<http_header>& headers_for(const std::string& host);
 
   crawl_options options_;
   std::vector<std::string> roots_;
+  std::vector<std::string> root_hosts_;
   scope scope_;
   http_client client_;
+  std::unordered_map<std::string, std::vector<http_header>> headers_by_host_;
 
   std::deque<url_entry> urls_;                         // by url_id; never moves its strings
   std::unordered_map<std::string_view, url_id> seen_;  // views into urls_
-  std::deque<work_item> frontier_;                     // waiting while every worker is busy
-  work_channel handoff_;        // unbuffered: hands a URL straight to an idle worker
-  std::size_t unfinished_ = 0;  // the join counter
-  event all_done_;              // the join counter reached zero, or stop() was called
-  event workers_gone_;          // the last worker returned
+  frontier frontier_;
+  work_channel handoff_;            // unbuffered: hands an item straight to an idle worker
+  int idle_workers_ = 0;            // workers waiting on handoff_
+  boost::asio::steady_timer wake_;  // when the frontier will have something for them
+  std::size_t unfinished_ = 0;      // the join counter
+  event all_done_;                  // the join counter reached zero, or the crawl was halted
+  event workers_gone_;              // the last worker returned
+  boost::asio::steady_timer time_limit_;
 
   std::vector<boost::asio::cancellation_signal> worker_stops_;
   int workers_running_ = 0;
   bool stopping_ = false;
   bool interrupted_ = false;
+  bool timed_out_ = false;
   std::exception_ptr worker_failure_;
   std::vector<fetch_record> records_;
   std::chrono::duration<double> elapsed_{0};

@@ -1,15 +1,20 @@
 #pragma once
-// An HTTP/1.1 client for the crawler: keep-alive connections pooled per host:port, a DNS
-// cache, a time limit per request. It never follows redirects: the crawler does.
+// An HTTP/1.1 client for the crawler: http and https (OpenSSL, verified against the system's
+// CA store), keep-alive connections pooled per origin, a DNS cache, one time limit per request,
+// gzip/deflate bodies, HTTP proxies (CONNECT for https). It never follows redirects: the
+// crawler does.
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/system/error_code.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -17,25 +22,25 @@
 
 #include "corocrawl/options.hpp"
 #include "corocrawl/url.hpp"
+#include "proxy.hpp"
 
 namespace corocrawl {
 
 /// Failures of a fetch that are not system or Beast errors.
 enum class fetch_errc {
-  body_too_large = 1,  ///< the body exceeded max_body
-  https_unsupported,   ///< https URLs need TLS, which this build does not do yet
+  body_too_large = 1,  ///< the decoded body exceeded max_body
   bad_address,         ///< a --resolve address that is not an IP literal
+  tls,                 ///< the TLS handshake failed: certificate, host name, protocol
+  bad_encoding,        ///< a compressed body that does not decode, or an unknown coding
+  proxy_refused,       ///< the proxy answered CONNECT with an error status
 };
 const boost::system::error_category& fetch_category() noexcept;
 boost::system::error_code make_error_code(fetch_errc e) noexcept;
 
 /// A short name for the kind of failure, used in "fail_<kind>" statistics: "refused",
-/// "reset", "closed", "truncated", "timeout", "dns", "protocol", "body_too_large",
-/// "unsupported" or "network".
+/// "reset", "closed", "truncated", "timeout", "dns", "tls", "protocol", "proxy",
+/// "body_too_large" or "network".
 std::string_view failure_kind(const boost::system::error_code& ec);
-
-/// A human description of a fetch failure, e.g. "connection refused".
-std::string failure_message(const boost::system::error_code& ec);
 
 /// True for failures worth another try: the network misbehaved (refused, reset, closed,
 /// truncated, timed out). HTTP statuses are never failures, so never retried here.
@@ -45,36 +50,46 @@ struct http_response {
   unsigned status = 0;
   std::string location;      ///< Location header; empty when absent
   std::string content_type;  ///< Content-Type header; empty when absent
-  std::string body;
+  std::string retry_after;   ///< Retry-After header; empty when absent
+  std::string body;          ///< decoded (gzip and deflate undone)
 };
 
 struct http_client_options {
   std::chrono::milliseconds timeout{30'000};  ///< connect + request + response
-  std::uint64_t max_body = 10 * 1024 * 1024;
+  std::uint64_t max_body = 10 * 1024 * 1024;  ///< decoded bytes
   std::vector<resolve_override> resolve;
   std::string user_agent;
+  bool insecure = false;
+  std::string ca_file;
+  proxy_options proxy;
 };
 
 class http_client {
  public:
   struct result {
-    boost::system::error_code ec;  ///< set when there is no response
+    boost::system::error_code ec;  ///< set when there is no (complete) response
+    std::string error;             ///< what went wrong, for humans, when `ec` is set
+    /// With body_too_large, the response's status and headers (its body is empty).
     http_response response;
   };
 
+  /// Throws config_error for a CA file that cannot be loaded or a malformed proxy URL.
   http_client(boost::asio::any_io_executor executor, http_client_options options);
   ~http_client();
   http_client(const http_client&) = delete;
   http_client& operator=(const http_client&) = delete;
 
-  /// GETs `target` once, on a pooled keep-alive connection when one is idle. A pooled
-  /// connection that the server closed while idle is replaced by a fresh one at once, without
-  /// a failure. Cancellation (the caller's cancellation slot) aborts the request.
-  boost::asio::awaitable<result> get(const http_target& target);
+  /// GETs `target` once with `headers` added, on a pooled keep-alive connection when one is
+  /// idle. A pooled connection that the server closed while idle is replaced by a fresh one
+  /// at once, without a failure. Cancellation (the caller's cancellation slot) aborts it.
+  boost::asio::awaitable<result> get(const http_target& target,
+                                     std::span<const http_header> headers);
 
  private:
   struct connection;
+  struct exchange_result;
   using endpoints = std::vector<boost::asio::ip::tcp::endpoint>;
+  using deadline = std::chrono::steady_clock::time_point;
   /// One host:port's DNS answer, shared by every request to it; `ready` wakes the requests
   /// that arrived while the lookup was under way.
   struct resolution {
@@ -84,16 +99,28 @@ class http_client {
     std::unique_ptr<boost::asio::steady_timer> ready;
   };
 
-  struct exchange_result;
-  using deadline = std::chrono::steady_clock::time_point;
-
-  boost::asio::awaitable<boost::system::error_code> resolve(const http_target& target,
-                                                            deadline until, endpoints& out);
-  boost::asio::awaitable<exchange_result> exchange(connection& conn, const http_target& target);
+  const proxy_endpoint* proxy_for(const http_target& target) const;
+  boost::asio::awaitable<result> open(const http_target& target, const proxy_endpoint* proxy,
+                                      deadline until, std::unique_ptr<connection>& out);
+  boost::asio::awaitable<boost::system::error_code> connect(const std::string& host,
+                                                            std::uint16_t port, deadline until,
+                                                            connection& conn);
+  boost::asio::awaitable<result> tunnel(connection& conn, const http_target& target,
+                                        const proxy_endpoint& proxy);
+  boost::asio::awaitable<result> handshake(connection& conn, const http_target& target);
+  boost::asio::awaitable<exchange_result> exchange(connection& conn, const http_target& target,
+                                                   const proxy_endpoint* proxy,
+                                                   std::span<const http_header> headers);
+  boost::asio::awaitable<boost::system::error_code> resolve(const std::string& host,
+                                                            std::uint16_t port, deadline until,
+                                                            endpoints& out);
 
   boost::asio::any_io_executor executor_;
   http_client_options options_;
-  std::unordered_map<std::string, std::vector<std::unique_ptr<connection>>> idle_;  // by origin
+  boost::asio::ssl::context tls_;
+  std::optional<proxy_endpoint> http_proxy_;
+  std::optional<proxy_endpoint> https_proxy_;
+  std::unordered_map<std::string, std::vector<std::unique_ptr<connection>>> idle_;  // by route
   std::unordered_map<std::string, std::shared_ptr<resolution>> resolutions_;        // by host:port
 };
 

@@ -53,6 +53,16 @@ json::object config_object(const crawl_options& options) {
           {"exclude", std::move(exclude)}};
 }
 
+void write_links(std::ostream& out, const std::vector<broken_link>& links) {
+  out << '[';
+  const char* separator = "\n";
+  for (const auto& link : links) {
+    out << separator << json::serialize(broken_object(link));
+    separator = ",\n";
+  }
+  out << ']';
+}
+
 // Boost.JSON writes doubles in exponent form ("1.234E0"); seconds read better as "1.234".
 std::string seconds(double value) {
   char text[32];
@@ -76,7 +86,8 @@ void write_json_summary(std::ostream& out, const crawl_result& result,
       << "\"config\":" << json::serialize(config_object(options)) << ",\n"
       << "\"elapsed_seconds\":" << seconds(result.elapsed.count()) << ",\n"
       << "\"interrupted\":" << (result.interrupted ? "true" : "false") << ",\n"
-      << "\"passed\":" << (passed(result) ? "true" : "false") << ",\n"
+      << "\"timed_out\":" << (result.timed_out ? "true" : "false") << ",\n"
+      << "\"passed\":" << (passed(result, options.fail_on_rate_limit) ? "true" : "false") << ",\n"
       << "\"stats\":" << json::serialize(stats) << ",\n"
       << "\"urls\":[";
   const char* separator = "\n";
@@ -84,13 +95,11 @@ void write_json_summary(std::ostream& out, const crawl_result& result,
     out << separator << json::serialize(url_object(record));
     separator = ",\n";
   }
-  out << "],\n\"broken\":[";
-  separator = "\n";
-  for (const auto& broken : result.broken) {
-    out << separator << json::serialize(broken_object(broken));
-    separator = ",\n";
-  }
-  out << "]}\n";
+  out << "],\n\"broken\":";
+  write_links(out, result.broken);
+  out << ",\n\"rate_limited\":";
+  write_links(out, result.rate_limited);
+  out << "}\n";
 }
 
 }  // namespace corocrawl

@@ -10,12 +10,19 @@ bool is_redirect_status(unsigned status) {
 }
 
 bool is_broken(const fetch_record& r) {
-  if (!r.status) return true;                      // every try failed
-  return *r.status >= 400 || r.error.has_value();  // e.g. "redirect limit reached"
+  if (!r.status) return true;  // every try failed
+  if (is_rate_limited(r)) return false;
+  if (is_redirect_status(*r.status)) return r.error.has_value();  // limit, no Location...
+  return *r.status >= 400;  // a page over max_body has an error but is not broken
 }
 
-bool passed(const crawl_result& result) {
-  return result.broken.empty() && !result.interrupted;
+bool is_rate_limited(const fetch_record& r) {
+  return r.status == 429u;
+}
+
+bool passed(const crawl_result& result, bool fail_on_rate_limit) {
+  return result.broken.empty() && !result.interrupted && !result.timed_out &&
+         !(fail_on_rate_limit && !result.rate_limited.empty());
 }
 
 }  // namespace corocrawl

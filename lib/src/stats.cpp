@@ -7,15 +7,18 @@ namespace corocrawl {
 std::map<std::string, std::uint64_t> compute_stats(std::span<const fetch_record> records) {
   std::map<std::string, std::uint64_t> stats;
   for (const char* always : {"urls", "html", "html_bytes", "other", "other_bytes", "redirect",
-                             "error", "error_bytes", "fail"})
+                             "error", "error_bytes", "fail", "rate_limited"})
     stats[always] = 0;
 
-  // The seed's categories: fail (no response), redirect, error (>= 400), html, other.
+  // The seed's categories: fail (no response), redirect, error (>= 400), html, other; and
+  // rate_limited (429 to the end), which is not an error.
   for (const auto& r : records) {
     ++stats["urls"];
     if (!r.status) {
       ++stats["fail"];
       ++stats["fail_" + r.failure.value_or("unknown")];
+    } else if (is_rate_limited(r)) {
+      ++stats["rate_limited"];
     } else if (*r.status >= 400) {
       ++stats["error"];
       stats["error_bytes"] += r.size;

@@ -29,10 +29,10 @@ void write_url_line(std::ostream& out, const fetch_record& r) {
   out << '\n';
 }
 
-void write_broken(std::ostream& out, const crawl_result& result) {
-  if (result.broken.empty()) return;
-  out << "Broken links (" << result.broken.size() << "):\n";
-  for (const auto& b : result.broken) {
+void write_links(std::ostream& out, std::string_view title, const std::vector<broken_link>& links) {
+  if (links.empty()) return;
+  out << title << " (" << links.size() << "):\n";
+  for (const auto& b : links) {
     out << "  " << b.url << ' ' << (b.status ? std::to_string(*b.status) : std::string("error"));
     if (b.error) out << ' ' << *b.error;
     out << '\n';
@@ -45,16 +45,23 @@ std::string count_of(std::size_t n, std::string_view noun) {
   return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }
 
-void write_verdict(std::ostream& out, const crawl_result& result) {
+void write_verdict(std::ostream& out, const crawl_result& result, bool fail_on_rate_limit) {
   const auto urls = result.records.size();
   const auto broken = result.broken.size();
+  const auto limited = result.rate_limited.size();
   if (result.interrupted)
     out << "INTERRUPTED: stopped after " << count_of(urls, "URL") << ", " << broken
         << " broken so far\n";
+  else if (result.timed_out)
+    out << "TIMED OUT: stopped by --max-time after " << count_of(urls, "URL") << ", " << broken
+        << " broken so far\n";
   else if (broken > 0)
     out << "FAILED: " << count_of(broken, "broken URL") << " of " << urls << " checked\n";
+  else if (fail_on_rate_limit && limited > 0)
+    out << "FAILED: " << count_of(limited, "rate-limited URL") << " of " << urls << " checked\n";
   else
-    out << "PASSED: " << count_of(urls, "URL") << " checked, nothing broken\n";
+    out << "PASSED: " << count_of(urls, "URL") << " checked, nothing broken"
+        << (limited > 0 ? " (" + std::to_string(limited) + " rate limited)" : "") << "\n";
 }
 
 }  // namespace
@@ -62,14 +69,16 @@ void write_verdict(std::ostream& out, const crawl_result& result) {
 void write_text_report(std::ostream& out, const crawl_result& result, const crawl_options& options,
                        bool errors_only) {
   if (errors_only) {
-    write_broken(out, result);
-    write_verdict(out, result);
+    write_links(out, "Broken links", result.broken);
+    write_links(out, "Rate limited (429)", result.rate_limited);
+    write_verdict(out, result, options.fail_on_rate_limit);
     return;
   }
   out << "*** Report ***\n";
   for (const auto& record : result.records)
     write_url_line(out, record);
-  write_broken(out, result);
+  write_links(out, "Broken links", result.broken);
+  write_links(out, "Rate limited (429)", result.rate_limited);
 
   const double secs = result.elapsed.count();
   char timing[128];
@@ -83,7 +92,7 @@ void write_text_report(std::ostream& out, const crawl_result& result, const craw
                   key.c_str());
     out << line;
   }
-  write_verdict(out, result);
+  write_verdict(out, result, options.fail_on_rate_limit);
 }
 
 }  // namespace corocrawl

@@ -287,6 +287,44 @@ TEST_F(CliTest, BundledExampleSiteHasExactlyOneBrokenLink) {
   EXPECT_GE(doc.at("stats").at("html").as_int64(), 5);
 }
 
+TEST_F(CliTest, MaxTimeStopsTheCrawlWithExitStatusOne) {
+  server_.add_page("/", {"/slow"});
+  server_.add_handler("/slow",
+                      [](const testing::request&) -> boost::asio::awaitable<testing::reply> {
+                        co_await testing::sleep_for(60s);
+                        co_return testing::response{};
+                      });
+  const auto result = run({"--max-time", "0.3", "--json", "-", server_.url("/")});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  const auto doc = json::parse(result.out);
+  EXPECT_EQ(doc.at("timed_out"), true);
+  EXPECT_EQ(doc.at("interrupted"), false);
+  EXPECT_EQ(doc.at("passed"), false);
+  EXPECT_NE(result.err.find("TIMED OUT"), std::string::npos) << result.err;
+}
+
+TEST_F(CliTest, RateLimitedUrlsFailOnlyWhenAsked) {
+  server_.add_page("/", {"/busy"});
+  server_.add_handler("/busy",
+                      [](const testing::request&) -> boost::asio::awaitable<testing::reply> {
+                        co_return testing::response{429, "text/plain", "", {{"Retry-After", "0"}}};
+                      });
+  auto result = run({"--max-tries", "2", "--json", "-", server_.url("/")});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  auto doc = json::parse(result.out);
+  EXPECT_EQ(doc.at("passed"), true);
+  EXPECT_EQ(doc.at("broken"), json::array{});
+  EXPECT_EQ(doc.at("stats").at("rate_limited"), 1);
+  ASSERT_EQ(doc.at("rate_limited").as_array().size(), 1u);
+  EXPECT_EQ(text(doc.at("rate_limited").at(0).at("url")), server_.url("/busy"));
+  EXPECT_EQ(doc.at("rate_limited").at(0).at("status"), 429);
+
+  result = run({"--max-tries", "2", "--fail-on-rate-limit", "--json", "-", server_.url("/")});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  doc = json::parse(result.out);
+  EXPECT_EQ(doc.at("passed"), false);
+}
+
 TEST_F(CliTest, HelpAndVersion) {
   auto result = run({"--help"});
   EXPECT_EQ(result.exit_code, 0);

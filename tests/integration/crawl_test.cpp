@@ -298,7 +298,7 @@ class ScopeCrawlTest : public CrawlTest {
     return crawl({at("site.test")}, [&](crawl_options& o) {
       o.strict = strict;
       for (const auto* host : all)
-        o.resolve.push_back({host, server_.port(), "127.0.0.1"});
+        o.resolve.push_back({host, server_.port(), {"127.0.0.1"}});
     });
   }
 };
@@ -463,12 +463,18 @@ TEST_F(CrawlTest, GarbageResponseIsAProtocolFailure) {
   EXPECT_EQ(result.records[0].tries, 1);  // not a network failure: not retried
 }
 
-TEST_F(CrawlTest, BodyLargerThanTheLimitFails) {
-  server_.add_page("/", {}, std::string(2000, 'x'), "text/plain");
+TEST_F(CrawlTest, BodyLargerThanTheLimitIsNotRead) {
+  server_.add_page("/", {"/big"});
+  server_.add_page("/big", {}, "<a href=/hidden></a>" + std::string(2000, 'x'));
   const auto result = crawl({}, [](crawl_options& o) { o.max_body = 1000; });
-  ASSERT_EQ(result.records.size(), 1u);
-  EXPECT_EQ(result.records[0].error, "body too large");
-  EXPECT_EQ(result.records[0].tries, 1);
+  ASSERT_EQ(result.records.size(), 2u);
+  const auto& big = record(result, server_.url("/big"));
+  EXPECT_EQ(big.status, 200u);
+  EXPECT_EQ(big.error, "body too large");
+  EXPECT_EQ(big.tries, 1);
+  EXPECT_EQ(big.num_urls, 0u);
+  EXPECT_EQ(server_.requests_for("/hidden"), 0u);
+  EXPECT_TRUE(passed(result));  // the link works: the page is only too big to check
 }
 
 TEST_F(CrawlTest, KeepAliveConnectionIsReused) {

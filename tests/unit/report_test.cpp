@@ -43,13 +43,13 @@ TEST(Stats, SeedCategoriesWithStatusAndFailureKinds) {
   const std::map<std::string, std::uint64_t> expected = {
       {"urls", 5},         {"html", 1},     {"html_bytes", 100}, {"other", 1},
       {"other_bytes", 40}, {"redirect", 1}, {"error", 1},        {"error_bytes", 9},
-      {"status_404", 1},   {"fail", 1},     {"fail_timeout", 1}};
+      {"status_404", 1},   {"fail", 1},     {"fail_timeout", 1}, {"rate_limited", 0}};
   EXPECT_EQ(stats, expected);
 }
 
 TEST(Stats, BaseKeysArePresentWhenZero) {
   const auto stats = compute_stats({});
-  EXPECT_EQ(stats.size(), 9u);
+  EXPECT_EQ(stats.size(), 10u);
   for (const auto& [key, count] : stats)
     EXPECT_EQ(count, 0u) << key;
 }

@@ -11,20 +11,23 @@
 namespace corocrawl {
 
 struct crawl_result {
-  std::vector<std::string> roots;     ///< root URLs crawled (directories as served)
-  std::vector<fetch_record> records;  ///< one per URL fetched, sorted by url
-  std::vector<broken_link> broken;    ///< sorted by url
-  bool interrupted = false;           ///< stopped by a signal before the crawl finished
+  std::vector<std::string> roots;         ///< root URLs crawled (directories as served)
+  std::vector<fetch_record> records;      ///< one per URL fetched, sorted by url
+  std::vector<broken_link> broken;        ///< sorted by url
+  std::vector<broken_link> rate_limited;  ///< still answering 429 at the end; sorted by url
+  bool interrupted = false;               ///< stopped by a signal before the end
+  bool timed_out = false;                 ///< stopped by max_time before the end
   std::chrono::duration<double> elapsed{0};
 };
 
-/// True when nothing is broken and the crawl was not interrupted.
-bool passed(const crawl_result& result);
+/// True when nothing is broken and the crawl ran to its end; with `fail_on_rate_limit`,
+/// nothing may be rate limited either.
+bool passed(const crawl_result& result, bool fail_on_rate_limit = false);
 
 /// Crawls `options.roots` to the end on a fresh io_context in the calling thread. Directory
 /// roots are served on 127.0.0.1 for the duration of the crawl. With `stop_on_signals`,
-/// SIGINT or SIGTERM ends the crawl early with `interrupted` set. Throws config_error for
-/// invalid options (before anything is fetched).
+/// SIGINT or SIGTERM ends the crawl early with `interrupted` set; `max_time` ends it with
+/// `timed_out` set. Throws config_error for invalid options (before anything is fetched).
 crawl_result run_crawl(const crawl_options& options);
 
 }  // namespace corocrawl

@@ -3,17 +3,39 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace corocrawl {
 
-/// A fixed address for a host and port, like curl's --resolve HOST:PORT:ADDR.
+/// Fixed addresses for a host and port, like curl's --resolve HOST:PORT:ADDR[,ADDR...].
 struct resolve_override {
   std::string host;  ///< lower-case
   std::uint16_t port = 0;
-  std::string address;  ///< an IPv4 or IPv6 literal, without brackets
+  std::vector<std::string> addresses;  ///< IPv4 or IPv6 literals, without brackets; tried in order
   friend bool operator==(const resolve_override&, const resolve_override&) = default;
+};
+
+/// A request header such as {"Accept-Language", "en"}.
+struct http_header {
+  std::string name;
+  std::string value;
+  friend bool operator==(const http_header&, const http_header&) = default;
+};
+
+/// Where requests go when a proxy is used. Each proxy is "http://[user:pass@]host[:port]"
+/// (empty: none); https URLs are tunnelled through it with CONNECT. The library does not read
+/// the environment: the CLI fills these in from --proxy or http_proxy/https_proxy/no_proxy.
+struct proxy_options {
+  std::string http_proxy;   ///< for http:// URLs
+  std::string https_proxy;  ///< for https:// URLs
+  /// Hosts reached directly: comma-separated names (a name also covers its subdomains; a
+  /// leading "." is allowed), IP literals, or "*" for all. Loopback hosts (localhost,
+  /// 127.0.0.0/8, ::1) are always reached directly.
+  std::string no_proxy;
+  friend bool operator==(const proxy_options&, const proxy_options&) = default;
 };
 
 struct crawl_options {
@@ -21,14 +43,36 @@ struct crawl_options {
   std::vector<std::string> roots;
   int max_tasks = 100;    ///< worker coroutines = concurrent requests
   int max_redirect = 10;  ///< redirects followed in one chain (0: none)
-  int max_tries = 4;      ///< attempts per URL on network errors
+  int max_tries = 4;      ///< attempts per URL on network errors, 429 and 503
   /// ECMAScript regular expressions; a URL any of them matches (searched, not fully matched)
   /// is neither fetched nor counted.
   std::vector<std::string> exclude;
   bool strict = true;  ///< host matching; see scope
   std::vector<resolve_override> resolve;
-  std::chrono::milliseconds timeout{30'000};  ///< per request: connect + response
-  std::uint64_t max_body = 10 * 1024 * 1024;  ///< bytes; larger bodies fail "body too large"
+  std::chrono::milliseconds timeout{30'000};  ///< per request: connect + request + response
+  /// The whole crawl; when it runs out the crawl stops and its result says timed_out.
+  std::optional<std::chrono::milliseconds> max_time;
+  /// Bytes of a decoded body; a larger body fails with "body too large" and is not parsed.
+  std::uint64_t max_body = 10 * 1024 * 1024;
+
+  // Politeness, per origin (scheme, host and port).
+  int max_per_host = 16;  ///< concurrent requests, and so connections, to one origin
+  double rate_limit = 0;  ///< requests per second to one origin; 0: unlimited
+  std::chrono::milliseconds max_retry_wait{60'000};  ///< longest wait a Retry-After gets
+  bool fail_on_rate_limit = false;  ///< URLs still answering 429 at the end fail the crawl
+
+  // TLS.
+  bool insecure = false;  ///< skip certificate and host name verification
+  std::string ca_file;    ///< PEM file of CA certificates trusted besides the system's
+
+  // Identity.
+  std::string user_agent;            ///< empty: "corocrawl/<version> (+<project URL>)"
+  std::vector<http_header> headers;  ///< sent to the roots' hosts only
+  std::map<std::string, std::vector<http_header>> host_headers;  ///< lower-case host → headers
+  std::optional<std::string> user;  ///< "USER:PASS": basic auth, sent up front to root hosts
+
+  proxy_options proxy;
+
   bool stop_on_signals = false;  ///< run_crawl stops cleanly on SIGINT/SIGTERM when set
 };
 

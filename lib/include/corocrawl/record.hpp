@@ -27,8 +27,13 @@ struct fetch_record {
 /// The statuses the crawler follows as redirects: 300, 301, 302, 303, 307 and 308.
 bool is_redirect_status(unsigned status);
 
-/// Broken: status >= 400, every try failed, or a redirect whose chain hit the limit.
+/// Broken: status >= 400 (but 429), every try failed, or a redirect that could not be
+/// followed (its chain hit the limit, or it had no Location). A page over max_body keeps its
+/// status and the error "body too large", and is not broken.
 bool is_broken(const fetch_record& r);
+
+/// Rate limited: still answering 429 Too Many Requests after every try.
+bool is_rate_limited(const fetch_record& r);
 
 /// A broken URL and every fetched page that links (or redirects) to it.
 struct broken_link {

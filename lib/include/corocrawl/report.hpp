@@ -14,7 +14,8 @@
 namespace corocrawl {
 
 /// The seed's report categories: urls, html, html_bytes, other, other_bytes, redirect, error,
-/// error_bytes, fail are always present; status_NNN and fail_<kind> only when non-zero.
+/// error_bytes, fail, and rate_limited are always present; status_NNN and fail_<kind> only
+/// when non-zero.
 std::map<std::string, std::uint64_t> compute_stats(std::span<const fetch_record> records);
 
 /// Writes the corocrawl-summary/1 JSON document (see README) followed by a newline.

@@ -1,0 +1,151 @@
+// HTTPS against TLS servers whose certificates a CA made by the test signed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "corocrawl/crawl.hpp"
+#include "corocrawl/errors.hpp"
+#include "process.hpp"
+#include "temp_dir.hpp"
+#include "test_ca.hpp"
+#include "test_server.hpp"
+
+namespace corocrawl {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::test_ca;
+using testing::test_server;
+
+class TlsTest : public ::testing::Test {
+ protected:
+  TlsTest() : ca_file_(temp_.path() / "ca.pem") { ca_.write_certificate(ca_file_); }
+
+  crawl_options options_for(std::string root) const {
+    crawl_options options;
+    options.roots = {std::move(root)};
+    options.timeout = 10s;
+    return options;
+  }
+
+  testing::temp_dir temp_;
+  test_ca ca_;
+  std::filesystem::path ca_file_;
+};
+
+TEST_F(TlsTest, VerifiedCrawlPassesWithTheCaFile) {
+  test_server server{ca_.issue({"127.0.0.1"})};
+  server.add_page("/", {"/a"});
+  server.add_page("/a");
+  auto options = options_for(server.url("/"));
+  options.ca_file = ca_file_.string();
+  const auto result = run_crawl(options);
+  ASSERT_EQ(result.records.size(), 2u);
+  EXPECT_TRUE(result.records[0].url.starts_with("https://127.0.0.1:"));
+  EXPECT_TRUE(passed(result));
+}
+
+TEST_F(TlsTest, UnknownCaFailsWithoutRetrying) {
+  test_server server{ca_.issue({"127.0.0.1"})};
+  server.add_page("/");
+  const auto result = run_crawl(options_for(server.url("/")));
+  ASSERT_EQ(result.records.size(), 1u);
+  const auto& r = result.records[0];
+  EXPECT_EQ(r.status, std::nullopt);
+  EXPECT_EQ(r.failure, "tls");
+  // The server sends its chain, CA included: an untrusted root in the chain.
+  EXPECT_EQ(r.error, "certificate verify failed: self-signed certificate in certificate chain");
+  EXPECT_EQ(r.tries, 1);
+  EXPECT_EQ(server.requests().size(), 0u);
+}
+
+TEST_F(TlsTest, SelfSignedCertificateIsNamed) {
+  test_server server{testing::self_signed({"127.0.0.1"})};
+  server.add_page("/");
+  const auto result = run_crawl(options_for(server.url("/")));
+  ASSERT_EQ(result.records.size(), 1u);
+  EXPECT_EQ(result.records[0].error, "certificate verify failed: self-signed certificate");
+}
+
+TEST_F(TlsTest, InsecureSkipsVerification) {
+  test_server server{testing::self_signed({"wrong.test"})};
+  server.add_page("/");
+  auto options = options_for(server.url("/"));
+  options.insecure = true;
+  const auto result = run_crawl(options);
+  ASSERT_EQ(result.records.size(), 1u);
+  EXPECT_EQ(result.records[0].status, 200u);
+}
+
+TEST_F(TlsTest, HostNameIsVerifiedAndSentWithSni) {
+  test_server server{ca_.issue({"site.test"})};
+  server.add_page("/");
+  auto options = options_for(server.origin("site.test") + "/");
+  options.ca_file = ca_file_.string();
+  options.resolve = {{"site.test", server.port(), {"127.0.0.1"}},
+                     {"other.test", server.port(), {"127.0.0.1"}}};
+  auto result = run_crawl(options);
+  ASSERT_EQ(result.records.size(), 1u);
+  EXPECT_EQ(result.records[0].status, 200u);
+
+  options.roots = {server.origin("other.test") + "/"};
+  result = run_crawl(options);
+  ASSERT_EQ(result.records.size(), 1u);
+  EXPECT_EQ(result.records[0].error, "certificate verify failed: hostname mismatch");
+  EXPECT_EQ(result.records[0].failure, "tls");
+}
+
+TEST_F(TlsTest, HttpAndHttpsInOneCrawlWithRedirectsBetween) {
+  test_server secure{ca_.issue({"127.0.0.1"})};
+  test_server plain;
+  // http "/" redirects to https "/home", which links back to http "/about".
+  plain.add_redirect("/", secure.url("/home"), 301);
+  secure.add_page("/home", {plain.url("/about"), "/"});
+  secure.add_page("/");
+  plain.add_page("/about");
+  auto options = options_for(plain.url("/"));
+  options.ca_file = ca_file_.string();
+  const auto result = run_crawl(options);
+  std::vector<std::string> urls;
+  for (const auto& r : result.records)
+    urls.push_back(r.url);
+  EXPECT_EQ(urls, (std::vector{plain.url("/"), plain.url("/about"), secure.url("/"),
+                               secure.url("/home")}));
+  EXPECT_TRUE(passed(result));
+}
+
+TEST_F(TlsTest, BadCaFileIsAConfigError) {
+  test_server server{ca_.issue({"127.0.0.1"})};
+  testing::temp_dir dir;
+  const auto bogus = dir.write("bogus.pem", "not a certificate");
+  auto options = options_for(server.url("/"));
+  options.ca_file = bogus.string();
+  EXPECT_THROW(run_crawl(options), config_error);
+}
+
+TEST_F(TlsTest, SystemStoreIsUsedByDefault) {
+  // OpenSSL's default verify paths honour SSL_CERT_FILE: standing in for the system store.
+  test_server server{ca_.issue({"127.0.0.1"})};
+  server.add_page("/");
+  ::setenv("SSL_CERT_FILE", ca_file_.c_str(), 1);
+  const auto result = testing::run_process({COROCRAWL_BINARY, "-q", server.url("/")});
+  ::unsetenv("SSL_CERT_FILE");
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+}
+
+TEST_F(TlsTest, CommandLineFlags) {
+  test_server server{ca_.issue({"127.0.0.1"})};
+  server.add_page("/");
+  auto result = testing::run_process({COROCRAWL_BINARY, "-q", server.url("/")});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.out.find("certificate verify failed"), std::string::npos) << result.out;
+  result = testing::run_process(
+      {COROCRAWL_BINARY, "-q", "--ca-file", ca_file_.string(), server.url("/")});
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  result = testing::run_process({COROCRAWL_BINARY, "-q", "--insecure", server.url("/")});
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+}
+
+}  // namespace
+}  // namespace corocrawl
