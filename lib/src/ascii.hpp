@@ -43,6 +43,20 @@ constexpr bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
+/// HTTP's optional whitespace (RFC 9110 5.6.3): space and tab.
+constexpr bool is_ows(char c) {
+  return c == ' ' || c == '\t';
+}
+
+/// `s` without leading and trailing HTTP optional whitespace.
+constexpr std::string_view trim_ows(std::string_view s) {
+  while (!s.empty() && is_ows(s.front()))
+    s.remove_prefix(1);
+  while (!s.empty() && is_ows(s.back()))
+    s.remove_suffix(1);
+  return s;
+}
+
 /// C0 controls and DEL.
 constexpr bool is_control(char c) {
   const auto byte = static_cast<unsigned char>(c);

@@ -11,18 +11,6 @@
 namespace corocrawl {
 namespace {
 
-bool is_ows(char c) {
-  return c == ' ' || c == '\t';
-}
-
-std::string_view trim_ows(std::string_view s) {
-  while (!s.empty() && is_ows(s.front()))
-    s.remove_prefix(1);
-  while (!s.empty() && is_ows(s.back()))
-    s.remove_suffix(1);
-  return s;
-}
-
 // A quoted-string starting at s[0] == '"': its unescaped content and the rest after the
 // closing quote (a missing closing quote ends the string at the end of the header).
 std::pair<std::string, std::string_view> read_quoted(std::string_view s) {
@@ -37,7 +25,7 @@ std::pair<std::string, std::string_view> read_quoted(std::string_view s) {
 
 // The media type alone, for is_markup/is_html, which accept a whole header value too.
 std::string_view bare_type(std::string_view type) {
-  return trim_ows(type.substr(0, type.find(';')));
+  return ascii::trim_ows(type.substr(0, type.find(';')));
 }
 
 struct extension_type {
@@ -86,24 +74,24 @@ constexpr std::array kExtensionTypes{
 }  // namespace
 
 std::optional<media_type> parse_content_type(std::string_view header) {
-  header = trim_ows(header);
+  header = ascii::trim_ows(header);
   if (header.empty()) return std::nullopt;
 
   const std::size_t semicolon = header.find(';');
   media_type result;
-  result.type = ascii::to_lower(trim_ows(header.substr(0, semicolon)));
+  result.type = ascii::to_lower(ascii::trim_ows(header.substr(0, semicolon)));
 
   std::string_view rest =
       semicolon == std::string_view::npos ? std::string_view{} : header.substr(semicolon + 1);
   while (!rest.empty()) {
     // parameter = token "=" ( token / quoted-string ), separated by OWS ";" OWS
     const std::size_t name_end = rest.find_first_of("=;");
-    const std::string_view name = trim_ows(rest.substr(0, name_end));
+    const std::string_view name = ascii::trim_ows(rest.substr(0, name_end));
     if (name_end == std::string_view::npos || rest[name_end] == ';') {
       rest = name_end == std::string_view::npos ? std::string_view{} : rest.substr(name_end + 1);
       continue;  // a parameter without a value is ignored
     }
-    rest = trim_ows(rest.substr(name_end + 1));
+    rest = ascii::trim_ows(rest.substr(name_end + 1));
     std::string value;
     if (!rest.empty() && rest.front() == '"') {
       auto [unquoted, after] = read_quoted(rest);
@@ -112,7 +100,7 @@ std::optional<media_type> parse_content_type(std::string_view header) {
       rest = next == std::string_view::npos ? std::string_view{} : after.substr(next + 1);
     } else {
       const std::size_t next = rest.find(';');
-      value = trim_ows(rest.substr(0, next));
+      value = ascii::trim_ows(rest.substr(0, next));
       rest = next == std::string_view::npos ? std::string_view{} : rest.substr(next + 1);
     }
     // The first charset wins; an empty one says nothing.

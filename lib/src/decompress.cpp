@@ -24,14 +24,6 @@ constexpr std::size_t kChunk = 64 * 1024;
 
 enum class coding { identity, gzip, deflate };
 
-std::string_view trim_ows(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
-
 std::optional<coding> coding_named(std::string_view name) {
   if (ascii::iequals(name, "identity")) return coding::identity;
   if (ascii::iequals(name, "gzip") || ascii::iequals(name, "x-gzip")) return coding::gzip;
@@ -231,7 +223,7 @@ decoded_body decode_content(std::string_view content_encoding, std::string body,
   std::size_t start = 0;
   while (start <= content_encoding.size()) {
     const std::size_t comma = std::min(content_encoding.find(',', start), content_encoding.size());
-    const std::string_view name = trim_ows(content_encoding.substr(start, comma - start));
+    const std::string_view name = ascii::trim_ows(content_encoding.substr(start, comma - start));
     start = comma + 1;
     if (name.empty()) continue;  // empty list elements are allowed (RFC 9110 5.6.1)
     const std::optional<coding> c = coding_named(name);

@@ -25,14 +25,6 @@ constexpr std::array<std::string_view, 7> kLongDayNames{
 constexpr std::array<std::string_view, 12> kMonthNames{"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
-std::string_view trim_ows(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
-
 // 1*DIGIT, saturating at the clamp so that no digit string can overflow.
 std::optional<seconds> parse_delay_seconds(std::string_view s) {
   if (s.empty()) return std::nullopt;
@@ -214,7 +206,7 @@ std::optional<std::chrono::sys_seconds> to_time_point(const date_time& t) {
 
 std::optional<seconds> parse_retry_after(std::string_view value,
                                          std::chrono::system_clock::time_point now) {
-  value = trim_ows(value);
+  value = ascii::trim_ows(value);
   if (!value.empty() && ascii::is_digit(value.front())) return parse_delay_seconds(value);
 
   const std::chrono::year_month_day today{std::chrono::floor<std::chrono::days>(now)};

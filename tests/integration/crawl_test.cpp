@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "corocrawl/errors.hpp"
+#include "crawl_helpers.hpp"
 #include "test_server.hpp"
 
 namespace corocrawl {
@@ -18,39 +19,22 @@ namespace {
 using namespace std::chrono_literals;
 using testing::misbehaviour;
 using testing::raw_bytes;
+using testing::record;
 using testing::reply;
 using testing::request;
 using testing::response;
 using testing::test_server;
+using testing::urls;
 
 class CrawlTest : public ::testing::Test {
  protected:
   /// Crawls `roots` (the server's "/" by default) after `adjust` has had its say.
   crawl_result crawl(std::vector<std::string> roots = {},
                      const std::function<void(crawl_options&)>& adjust = {}) {
-    crawl_options options;
-    options.roots = roots.empty() ? std::vector{server_.url("/")} : std::move(roots);
-    options.timeout = 5s;
+    auto options =
+        testing::options_for(roots.empty() ? std::vector{server_.url("/")} : std::move(roots));
     if (adjust) adjust(options);
     return run_crawl(options);
-  }
-
-  /// The record of `url`; fails the test when the crawl has none.
-  static const fetch_record& record(const crawl_result& result, const std::string& url) {
-    const auto it = std::ranges::find(result.records, url, &fetch_record::url);
-    if (it == result.records.end()) {
-      ADD_FAILURE() << "no record for " << url;
-      static const fetch_record none;
-      return none;
-    }
-    return *it;
-  }
-
-  static std::vector<std::string> urls(const crawl_result& result) {
-    std::vector<std::string> all;
-    for (const auto& r : result.records)
-      all.push_back(r.url);
-    return all;
   }
 
   test_server server_;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "corocrawl/crawl.hpp"
+#include "crawl_helpers.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
 #include "test_ca.hpp"
@@ -15,16 +16,10 @@ namespace corocrawl {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::options_for;
 using testing::request;
 using testing::test_proxy;
 using testing::test_server;
-
-crawl_options options_for(std::vector<std::string> roots) {
-  crawl_options options;
-  options.roots = std::move(roots);
-  options.timeout = 10s;
-  return options;
-}
 
 /// The requests `server` received for `host` (by their Host header, port stripped).
 std::vector<request> requests_to(const test_server& server, const std::string& host) {

@@ -7,34 +7,20 @@
 
 #include "compression.hpp"
 #include "corocrawl/crawl.hpp"
+#include "crawl_helpers.hpp"
 #include "test_server.hpp"
 
 namespace corocrawl {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::options_for;
 using testing::raw_bytes;
+using testing::record;
 using testing::reply;
 using testing::request;
 using testing::response;
 using testing::test_server;
-
-crawl_options options_for(std::vector<std::string> roots) {
-  crawl_options options;
-  options.roots = std::move(roots);
-  options.timeout = 10s;
-  return options;
-}
-
-const fetch_record& record(const crawl_result& result, const std::string& url) {
-  const auto it = std::ranges::find(result.records, url, &fetch_record::url);
-  if (it == result.records.end()) {
-    ADD_FAILURE() << "no record for " << url;
-    static const fetch_record none;
-    return none;
-  }
-  return *it;
-}
 
 /// Serves `path` with `body` encoded as `coding` says (Content-Encoding header `coding`).
 void add_encoded_page(test_server& server, const std::string& path, const std::string& coding,

@@ -6,28 +6,19 @@
 #include <ctime>
 
 #include "corocrawl/crawl.hpp"
+#include "crawl_helpers.hpp"
 #include "test_server.hpp"
 
 namespace corocrawl {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::find_record;
+using testing::options_for;
 using testing::reply;
 using testing::request;
 using testing::response;
 using testing::test_server;
-
-crawl_options options_for(std::vector<std::string> roots) {
-  crawl_options options;
-  options.roots = std::move(roots);
-  options.timeout = 10s;
-  return options;
-}
-
-const fetch_record* find_record(const crawl_result& result, const std::string& url) {
-  const auto it = std::ranges::find(result.records, url, &fetch_record::url);
-  return it == result.records.end() ? nullptr : &*it;
-}
 
 /// Arrival times of the requests for `path`.
 std::vector<std::chrono::steady_clock::time_point> arrivals(const test_server& server,

@@ -6,6 +6,7 @@
 
 #include "corocrawl/crawl.hpp"
 #include "corocrawl/errors.hpp"
+#include "crawl_helpers.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
 #include "test_ca.hpp"
@@ -15,19 +16,13 @@ namespace corocrawl {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::options_for;
 using testing::test_ca;
 using testing::test_server;
 
 class TlsTest : public ::testing::Test {
  protected:
   TlsTest() : ca_file_(temp_.path() / "ca.pem") { ca_.write_certificate(ca_file_); }
-
-  crawl_options options_for(std::string root) const {
-    crawl_options options;
-    options.roots = {std::move(root)};
-    options.timeout = 10s;
-    return options;
-  }
 
   testing::temp_dir temp_;
   test_ca ca_;
@@ -38,7 +33,7 @@ TEST_F(TlsTest, VerifiedCrawlPassesWithTheCaFile) {
   test_server server{ca_.issue({"127.0.0.1"})};
   server.add_page("/", {"/a"});
   server.add_page("/a");
-  auto options = options_for(server.url("/"));
+  auto options = options_for({server.url("/")});
   options.ca_file = ca_file_.string();
   const auto result = run_crawl(options);
   ASSERT_EQ(result.records.size(), 2u);
@@ -49,7 +44,7 @@ TEST_F(TlsTest, VerifiedCrawlPassesWithTheCaFile) {
 TEST_F(TlsTest, UnknownCaFailsWithoutRetrying) {
   test_server server{ca_.issue({"127.0.0.1"})};
   server.add_page("/");
-  const auto result = run_crawl(options_for(server.url("/")));
+  const auto result = run_crawl(options_for({server.url("/")}));
   ASSERT_EQ(result.records.size(), 1u);
   const auto& r = result.records[0];
   EXPECT_EQ(r.status, std::nullopt);
@@ -63,7 +58,7 @@ TEST_F(TlsTest, UnknownCaFailsWithoutRetrying) {
 TEST_F(TlsTest, SelfSignedCertificateIsNamed) {
   test_server server{testing::self_signed({"127.0.0.1"})};
   server.add_page("/");
-  const auto result = run_crawl(options_for(server.url("/")));
+  const auto result = run_crawl(options_for({server.url("/")}));
   ASSERT_EQ(result.records.size(), 1u);
   EXPECT_EQ(result.records[0].error, "certificate verify failed: self-signed certificate");
 }
@@ -71,7 +66,7 @@ TEST_F(TlsTest, SelfSignedCertificateIsNamed) {
 TEST_F(TlsTest, InsecureSkipsVerification) {
   test_server server{testing::self_signed({"wrong.test"})};
   server.add_page("/");
-  auto options = options_for(server.url("/"));
+  auto options = options_for({server.url("/")});
   options.insecure = true;
   const auto result = run_crawl(options);
   ASSERT_EQ(result.records.size(), 1u);
@@ -81,7 +76,7 @@ TEST_F(TlsTest, InsecureSkipsVerification) {
 TEST_F(TlsTest, HostNameIsVerifiedAndSentWithSni) {
   test_server server{ca_.issue({"site.test"})};
   server.add_page("/");
-  auto options = options_for(server.origin("site.test") + "/");
+  auto options = options_for({server.origin("site.test") + "/"});
   options.ca_file = ca_file_.string();
   options.resolve = {{"site.test", server.port(), {"127.0.0.1"}},
                      {"other.test", server.port(), {"127.0.0.1"}}};
@@ -104,7 +99,7 @@ TEST_F(TlsTest, HttpAndHttpsInOneCrawlWithRedirectsBetween) {
   secure.add_page("/home", {plain.url("/about"), "/"});
   secure.add_page("/");
   plain.add_page("/about");
-  auto options = options_for(plain.url("/"));
+  auto options = options_for({plain.url("/")});
   options.ca_file = ca_file_.string();
   const auto result = run_crawl(options);
   std::vector<std::string> urls;
@@ -119,7 +114,7 @@ TEST_F(TlsTest, BadCaFileIsAConfigError) {
   test_server server{ca_.issue({"127.0.0.1"})};
   testing::temp_dir dir;
   const auto bogus = dir.write("bogus.pem", "not a certificate");
-  auto options = options_for(server.url("/"));
+  auto options = options_for({server.url("/")});
   options.ca_file = bogus.string();
   EXPECT_THROW(run_crawl(options), config_error);
 }

@@ -1,0 +1,46 @@
+#pragma once
+// Small helpers the integration tests share: options for a crawl of test servers, and finding
+// a URL's record in a result.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "corocrawl/crawl.hpp"
+
+namespace corocrawl::testing {
+
+/// Options for a crawl of `roots`, with a per-request time limit that no test should reach.
+inline crawl_options options_for(std::vector<std::string> roots) {
+  crawl_options options;
+  options.roots = std::move(roots);
+  options.timeout = std::chrono::seconds(10);
+  return options;
+}
+
+/// The record of `url`, or nullptr.
+inline const fetch_record* find_record(const crawl_result& result, const std::string& url) {
+  const auto it = std::ranges::find(result.records, url, &fetch_record::url);
+  return it == result.records.end() ? nullptr : &*it;
+}
+
+/// The record of `url`; fails the test (and gives an empty record) when there is none.
+inline const fetch_record& record(const crawl_result& result, const std::string& url) {
+  if (const auto* found = find_record(result, url)) return *found;
+  ADD_FAILURE() << "no record for " << url;
+  static const fetch_record none;
+  return none;
+}
+
+/// The URLs of the records, in the result's order (sorted).
+inline std::vector<std::string> urls(const crawl_result& result) {
+  std::vector<std::string> all;
+  for (const auto& r : result.records)
+    all.push_back(r.url);
+  return all;
+}
+
+}  // namespace corocrawl::testing
