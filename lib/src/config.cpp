@@ -27,14 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using detail::checked_rate;
-using detail::count_requirement;
-using detail::fail;
-using detail::name_of;
-using detail::quoted;
-using detail::seconds_to_ms;
-using detail::trimmed;
-using detail::valid_host_name;
+using namespace detail;  // the helpers config_detail.hpp shares
 
 bool all_digits(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), ascii::is_digit);

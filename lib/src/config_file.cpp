@@ -34,15 +34,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using detail::checked_rate;
-using detail::count_requirement;
-using detail::fail;
-using detail::name_of;
-using detail::quoted;
-using detail::seconds_to_ms;
-using detail::shown_number;
-using detail::trimmed;
-using detail::valid_host_name;
+using namespace detail;  // the helpers config_detail.hpp shares
 
 /// The top-level keys of corocrawl.toml, for suggestions after a typo.
 constexpr std::array known_keys{"roots",          "max_tasks",

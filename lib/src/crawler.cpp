@@ -37,10 +37,6 @@ http_client_options client_options(const crawl_options& options) {
           .proxy = options.proxy};
 }
 
-std::string origin_of(const http_target& t) {
-  return (t.https ? "https://" : "http://") + t.host + ":" + std::to_string(t.port);
-}
-
 }  // namespace
 
 crawler::crawler(asio::any_io_executor executor, const crawl_options& options,
@@ -283,7 +279,7 @@ void crawler::add_url(std::string url, int redirects_left, std::optional<url_id>
   enqueue({.url = id,
            .redirects_left = redirects_left,
            .tries = 0,
-           .origin = frontier_.origin(origin_of(*target))});
+           .origin = frontier_.origin(origin_key(*target))});
 }
 
 // Never blocks (workers are the producers too): the item waits in the frontier, and an idle

@@ -91,10 +91,6 @@ std::string host_header(const http_target& t) {
   return default_port ? bracketed(t.host) : bracketed(t.host) + ":" + std::to_string(t.port);
 }
 
-std::string origin_key(const http_target& t) {
-  return (t.https ? "https://" : "http://") + bracketed(t.host) + ":" + std::to_string(t.port);
-}
-
 // What a reused connection reports when the server closed it while it sat in the pool.
 bool is_closed_connection(const error_code& ec) {
   return ec == http::error::end_of_stream || ec == asio::error::eof ||

@@ -370,4 +370,10 @@ std::optional<http_target> split_http_url(std::string_view url) {
   return out;
 }
 
+std::string origin_key(const http_target& target) {
+  const bool ipv6 = target.host.find(':') != std::string::npos;
+  return (target.https ? "https://" : "http://") + (ipv6 ? "[" + target.host + "]" : target.host) +
+         ":" + std::to_string(target.port);
+}
+
 }  // namespace corocrawl

@@ -17,10 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using detail::checked_rate;
-using detail::fail;
-using detail::quoted;
-using detail::shown_number;
+using namespace detail;  // the helpers config_detail.hpp shares
 
 }  // namespace
 

@@ -445,3 +445,19 @@ TEST(SplitHttpUrl, RejectsOtherUrls) {
 
 }  // namespace
 }  // namespace corocrawl
+
+namespace corocrawl {
+namespace {
+
+TEST(OriginKey, SchemeHostAndAlwaysThePort) {
+  EXPECT_EQ(origin_key(*split_http_url("http://example.com/a?b")), "http://example.com:80");
+  EXPECT_EQ(origin_key(*split_http_url("https://example.com/")), "https://example.com:443");
+  EXPECT_EQ(origin_key(*split_http_url("http://example.com:8080/")), "http://example.com:8080");
+  EXPECT_EQ(origin_key(*split_http_url("http://[::1]:8080/")), "http://[::1]:8080");
+  // http and https on one host are different origins.
+  EXPECT_NE(origin_key(*split_http_url("http://a.test/")),
+            origin_key(*split_http_url("https://a.test/")));
+}
+
+}  // namespace
+}  // namespace corocrawl

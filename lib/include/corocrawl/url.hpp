@@ -33,4 +33,8 @@ struct http_target {
 /// Splits an absolute http(s) URL into what a request needs; nullopt for other URLs.
 std::optional<http_target> split_http_url(std::string_view url);
 
+/// "scheme://host:port" with the port always written (IPv6 hosts bracketed): the origin a
+/// request to `target` belongs to, which keys connection pools and per-host limits.
+std::string origin_key(const http_target& target);
+
 }  // namespace corocrawl
