@@ -26,6 +26,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
+#include <boost/url/pct_string_view.hpp>
 #include <chrono>
 #include <exception>
 #include <fstream>
@@ -64,30 +65,11 @@ constexpr std::string_view html_type = "text/html; charset=utf-8";
 using request = http::request<http::string_body>;
 using response = http::response<http::string_body>;
 
-std::optional<int> hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return std::nullopt;
-}
-
 // Decodes every %XX escape; nullopt for a '%' not followed by two hex digits.
 std::optional<std::string> percent_decode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      out += text[i];
-      continue;
-    }
-    if (i + 2 >= text.size()) return std::nullopt;
-    const auto high = hex_value(text[i + 1]);
-    const auto low = hex_value(text[i + 2]);
-    if (!high || !low) return std::nullopt;
-    out += static_cast<char>(*high * 16 + *low);
-    i += 2;
-  }
-  return out;
+  const auto escaped = boost::urls::make_pct_string_view(text);
+  if (!escaped) return std::nullopt;
+  return escaped->decode();
 }
 
 // True when `inner` is `outer` or lies below it; both must be canonical.
