@@ -130,6 +130,24 @@ TEST(HttpRobustness, EveryAddressOfAHostIsTried) {
   EXPECT_EQ(result.records[0].status, 200u);
 }
 
+TEST(HttpRobustness, HostNamesAreLookedUpOnceAndShared) {
+  // Four roots on one host name: four workers ask for it at once; the first looks it up and
+  // the others wait for its answer. localhost may also give ::1, where nothing listens.
+  test_server server;
+  std::vector<std::string> roots;
+  for (const auto* path : {"/a", "/b", "/c", "/d"}) {
+    server.add_page(path);
+    roots.push_back(server.origin("localhost") + path);
+  }
+  auto options = options_for(roots);
+  options.max_tasks = 4;
+  options.max_tries = 1;
+  const auto result = run_crawl(options);
+  ASSERT_EQ(result.records.size(), 4u);
+  for (const auto& r : result.records)
+    EXPECT_EQ(r.status, 200u) << r.url << " " << r.error.value_or("");
+}
+
 TEST(HttpRobustness, MaxTimeEndsTheCrawl) {
   test_server server;
   server.add_page("/", {"/slow"});
