@@ -34,6 +34,10 @@ constexpr bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
 
+constexpr bool is_alnum(char c) {
+  return is_alpha(c) || is_digit(c);
+}
+
 constexpr bool is_hex(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }

@@ -1,8 +1,8 @@
 // Link extraction with gumbo 0.10.1, guarded against weaknesses of that version, because
 // pages are untrusted input:
 // - gumbo_destroy_output() recurses once per nesting level: 300000 nested elements overflow
-//   an 8 MiB stack. We never call it; gumbo allocates through gumbo_memory, which frees
-//   every block in one flat sweep.
+//   an 8 MiB stack. We never call it; gumbo allocates from gumbo_arena, which frees
+//   every block at once.
 // - Some tree-construction steps scan the whole stack of open elements, and attribute
 //   de-duplication compares every pair: 100000 nested <div> take 14 s, one tag with 50000
 //   attributes 4 s. markup_limiter removes start tags nested deeper than kMaxDepth (browsers
@@ -19,9 +19,11 @@
 
 #include <gumbo.h>
 
+#include <algorithm>
 #include <cstddef>
-#include <cstdlib>
 #include <initializer_list>
+#include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -45,20 +47,15 @@ bool is_one_of(std::string_view name, std::initializer_list<std::string_view> na
 
 // ---- gumbo's memory ------------------------------------------------------------------------
 
-// Every block gumbo allocates, linked so that all are freed together without walking the
-// tree. Blocks gumbo frees while parsing are unlinked at once, so memory use is unchanged.
-class gumbo_memory {
+// A bump allocator for one parse: gumbo makes a million small allocations for a 2.5 MB page,
+// and frees none of those that make up the tree. Nothing is freed before the arena goes
+// (but the latest block, which gumbo's growing buffers often give back at once), so the
+// tree is never walked to free it.
+class gumbo_arena {
  public:
-  gumbo_memory() = default;
-  gumbo_memory(const gumbo_memory&) = delete;
-  gumbo_memory& operator=(const gumbo_memory&) = delete;
-  ~gumbo_memory() {
-    while (head_ != nullptr) {
-      block* next = head_->next;
-      std::free(head_);
-      head_ = next;
-    }
-  }
+  gumbo_arena() = default;
+  gumbo_arena(const gumbo_arena&) = delete;
+  gumbo_arena& operator=(const gumbo_arena&) = delete;
 
   GumboOptions options() {
     GumboOptions options = kGumboDefaultOptions;
@@ -70,34 +67,54 @@ class gumbo_memory {
   }
 
  private:
-  struct alignas(std::max_align_t) block {
-    block* previous;
-    block* next;
-  };
+  static constexpr std::size_t kAlignment = alignof(std::max_align_t);
+  static constexpr std::size_t kFirstChunk = 64 * 1024;
+  static constexpr std::size_t kLargestChunk = 4 * 1024 * 1024;
 
   // C callbacks: malloc semantics, no exceptions.
-  static void* allocate(void* userdata, std::size_t size) {
-    auto* self = static_cast<gumbo_memory*>(userdata);
-    auto* b = static_cast<block*>(std::malloc(sizeof(block) + size));
-    if (b == nullptr) return nullptr;
-    b->previous = nullptr;
-    b->next = self->head_;
-    if (self->head_ != nullptr) self->head_->previous = b;
-    self->head_ = b;
-    return b + 1;
+  static void* allocate(void* userdata, std::size_t size) noexcept {
+    auto& self = *static_cast<gumbo_arena*>(userdata);
+    size = (std::max<std::size_t>(size, 1) + kAlignment - 1) & ~(kAlignment - 1);
+    if (size > self.free_) {
+      // Big blocks get a chunk of their own, so the current chunk's free space is not lost.
+      const bool own_chunk = size > self.next_chunk_ / 4;
+      const std::size_t chunk_size = own_chunk ? size : self.next_chunk_;
+      std::byte* chunk = self.add_chunk(chunk_size);
+      if (chunk == nullptr) return nullptr;
+      if (own_chunk) return chunk;
+      self.next_ = chunk;
+      self.free_ = chunk_size;
+      self.next_chunk_ = std::min(self.next_chunk_ * 2, kLargestChunk);
+    }
+    std::byte* block = self.next_;
+    self.next_ += size;
+    self.free_ -= size;
+    self.latest_ = block;
+    return block;
   }
 
-  static void deallocate(void* userdata, void* pointer) {
-    if (pointer == nullptr) return;
-    auto* self = static_cast<gumbo_memory*>(userdata);
-    block* b = static_cast<block*>(pointer) - 1;
-    if (b->previous != nullptr) b->previous->next = b->next;
-    if (b->next != nullptr) b->next->previous = b->previous;
-    if (self->head_ == b) self->head_ = b->next;
-    std::free(b);
+  static void deallocate(void* userdata, void* pointer) noexcept {
+    auto& self = *static_cast<gumbo_arena*>(userdata);
+    if (pointer == nullptr || pointer != self.latest_) return;
+    self.free_ += static_cast<std::size_t>(self.next_ - self.latest_);
+    self.next_ = self.latest_;
+    self.latest_ = nullptr;
   }
 
-  block* head_ = nullptr;
+  std::byte* add_chunk(std::size_t size) noexcept {
+    try {
+      chunks_.push_back(std::make_unique_for_overwrite<std::byte[]>(size));
+      return chunks_.back().get();
+    } catch (const std::bad_alloc&) {
+      return nullptr;
+    }
+  }
+
+  std::vector<std::unique_ptr<std::byte[]>> chunks_;
+  std::size_t next_chunk_ = kFirstChunk;
+  std::byte* next_ = nullptr;  // free space in the current chunk
+  std::size_t free_ = 0;
+  std::byte* latest_ = nullptr;  // the latest block from the current chunk
 };
 
 // ---- markup_limiter --------------------------------------------------------------------------
@@ -110,9 +127,17 @@ struct scanned_tag {
   std::string lower_name;
   bool self_closing = false;
   std::size_t attribute_count = 0;
-  std::vector<std::string_view> kept_attributes;  // the first href and xlink:href, as written
-  bool has_font_attribute = false;                // color, face or size: <font> breaks out
+  // The first of each attribute that can matter to link extraction, as written: href and
+  // xlink:href, type (only <input type=hidden> lets a later <frameset> replace the body),
+  // encoding (annotation-xml integration points), color, face and size (<font> breaks out of
+  // SVG). The tree builder ignores the rest, and repeats of a name.
+  std::vector<std::string_view> kept_attributes;
+  bool has_font_attribute = false;
 };
+
+constexpr std::string_view kKeptAttributes[] = {"href",  "xlink:href", "type", "encoding",
+                                                "color", "face",       "size"};
+constexpr std::size_t kFirstFontAttribute = 4;
 
 scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
   scanned_tag tag;
@@ -123,8 +148,7 @@ scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
   tag.name = html.substr(name_begin, i - name_begin);
   for (const char c : tag.name)
     tag.lower_name += ascii::to_lower(c);
-  bool have_href = false;
-  bool have_xlink_href = false;
+  bool kept[std::size(kKeptAttributes)] = {};
   while (true) {
     while (i < n && (ascii::is_space(html[i]) || html[i] == '/')) {
       tag.self_closing = html[i] == '/' && i + 1 < n && html[i + 1] == '>';
@@ -158,15 +182,12 @@ scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
     }
     ++tag.attribute_count;
     const std::string_view attribute = html.substr(attribute_begin, i - attribute_begin);
-    if (!have_href && ascii::iequals(attribute_name, "href")) {
-      have_href = true;
-      tag.kept_attributes.push_back(attribute);
-    } else if (!have_xlink_href && ascii::iequals(attribute_name, "xlink:href")) {
-      have_xlink_href = true;
-      tag.kept_attributes.push_back(attribute);
-    } else if (ascii::iequals(attribute_name, "color") || ascii::iequals(attribute_name, "face") ||
-               ascii::iequals(attribute_name, "size")) {
-      tag.has_font_attribute = true;
+    for (std::size_t k = 0; k < std::size(kKeptAttributes); ++k) {
+      if (!ascii::iequals(attribute_name, kKeptAttributes[k])) continue;
+      if (!kept[k]) tag.kept_attributes.push_back(attribute);
+      kept[k] = true;
+      tag.has_font_attribute = tag.has_font_attribute || k >= kFirstFontAttribute;
+      break;
     }
   }
 }
@@ -223,9 +244,19 @@ bool breaks_out_of_foreign_content(std::string_view name) {
 
 // Follows the nesting of a document approximately (a stack of open element names, without
 // the tree builder's many special cases) and drops what would nest deeper than kMaxDepth.
+//
+// With `compact`, it also shrinks the document to what decides which links it has, because
+// gumbo's cost grows with every character it reads and every node it builds: text shrinks
+// (see compacted_text), tags keep only kKeptAttributes, comments go. It never removes a '<'
+// followed by a letter,
+// '/', '!' or '?' (but the one opening a tag it rewrites), so the tokenizer meets the same
+// tags in the same states even where this approximate tracking is wrong.
 class markup_limiter {
  public:
-  explicit markup_limiter(std::string_view html) : html_(html) {}
+  // A frameset document is read whole: there the tree builder ignores most tags, so it reads
+  // raw text and SVG differently from what the limiter assumes.
+  markup_limiter(std::string_view html, bool compact)
+      : html_(html), compact_(compact && !mentions_frameset(html)) {}
 
   // The document to parse: the input itself, or a limited copy owned by the limiter.
   std::string_view run() {
@@ -234,34 +265,41 @@ class markup_limiter {
       const std::size_t lt = html_.find('<', pos_);
       if (lt == std::string_view::npos) break;
       const std::string_view rest = html_.substr(lt);
+      if (rest.size() < 2) break;
+      const bool is_token =
+          rest[1] == '!' || rest[1] == '?' || rest[1] == '/' || ascii::is_alpha(rest[1]);
+      if (!is_token) {  // a '<' that is text
+        pos_ = lt + 1;
+        continue;
+      }
+      compact_text(text_begin_, lt);
       if (rest.starts_with("<!--")) {
         pos_ = comment_end(lt + 4);
+        if (compact_ && html_.find('<', lt + 1) >= pos_) replace(lt, pos_, "");
       } else if (rest.starts_with("<![CDATA[") && !open_.empty() && open_.back().foreign) {
         pos_ = end_of("]]>", lt + 9);
-        replace(lt, pos_, escaped_cdata(lt + 9, pos_));
-      } else if (rest.size() < 2) {
-        break;
+        replace(lt, pos_, compact_ ? "" : escaped_cdata(lt + 9, pos_));
       } else if (rest[1] == '!' || rest[1] == '?') {
         pos_ = end_of(">", lt + 2);  // bogus comment
+        // Read as a CDATA section (in SVG or MathML), it would end elsewhere.
+        if (rest.starts_with("<![CDATA[") && html_.find("]]>", lt) + 3 != pos_) compact_ = false;
       } else if (rest[1] == '/' && rest.size() > 2 && ascii::is_alpha(rest[2])) {
         const scanned_tag tag = scan_tag(html_, lt + 2);
-        if (!tag.complete) break;
+        if (!tag.complete) return finish();
         pos_ = tag.end;
         end_tag(lt, tag);
       } else if (rest[1] == '/') {
         pos_ = end_of(">", lt + 2);  // "</>" or a bogus comment
-      } else if (ascii::is_alpha(rest[1])) {
+      } else {
         const scanned_tag tag = scan_tag(html_, lt + 1);
-        if (!tag.complete) break;
+        if (!tag.complete) return finish();
         pos_ = tag.end;
         start_tag(lt, tag);
-      } else {
-        pos_ = lt + 1;
       }
+      text_begin_ = std::min(pos_, n);
     }
-    if (!changed_) return html_;
-    out_.append(html_.substr(copied_));
-    return out_;
+    compact_text(text_begin_, n);
+    return finish();
   }
 
  private:
@@ -322,9 +360,10 @@ class markup_limiter {
   }
 
   void start_tag(std::size_t lt, const scanned_tag& tag) {
+    const std::size_t raw_text_begin = tag.end;
     if (!track_start_tag(tag)) {
       replace(lt, tag.end, "");
-    } else if (tag.attribute_count > kMaxAttributes) {
+    } else if (trims(lt, tag)) {
       std::string trimmed = "<" + std::string(tag.name);
       for (const std::string_view attribute : tag.kept_attributes) {
         trimmed += ' ';
@@ -333,6 +372,23 @@ class markup_limiter {
       trimmed += tag.self_closing ? "/>" : ">";
       replace(lt, tag.end, trimmed);
     }
+    // Raw text without a '<' is text however the tokenizer reads it.
+    if (compact_ && pos_ > raw_text_begin) {
+      if (html_.find('<', raw_text_begin) >= pos_) {
+        compact_text(raw_text_begin, pos_);
+        text_begin_ = pos_;
+      } else {
+        compact_ = ends_as_data(raw_text_begin, pos_);
+      }
+    }
+  }
+
+  // Whether to write `tag` (html_[lt, tag.end)) with only its kept attributes: always when
+  // compacting (unless an attribute value holds a '<'), else when it has too many.
+  bool trims(std::size_t lt, const scanned_tag& tag) const {
+    if (tag.attribute_count > kMaxAttributes) return true;
+    return compact_ && tag.attribute_count > tag.kept_attributes.size() &&
+           html_.find('<', lt + 1) >= tag.end;
   }
 
   // Updates the open elements for a start tag (and skips raw text after it). False when the
@@ -372,9 +428,86 @@ class markup_limiter {
 
   void end_tag(std::size_t lt, const scanned_tag& tag) {
     pop_through(tag.lower_name);
-    if (tag.attribute_count > kMaxAttributes) {
+    if (tag.attribute_count > kMaxAttributes ||
+        (compact_ && tag.attribute_count > 0 && html_.find('<', lt + 1) >= tag.end)) {
       replace(lt, tag.end, "</" + std::string(tag.name) + ">");
     }
+  }
+
+  // Replaces the text html_[begin, end) by its compacted form.
+  void compact_text(std::size_t begin, std::size_t end) {
+    if (!compact_ || begin >= end) return;
+    const std::string_view text = html_.substr(begin, end - begin);
+    const std::string_view compacted = compacted_text(text);
+    if (compacted.size() != text.size()) replace(begin, end, compacted);
+  }
+
+  // What a run of text shrinks to. Text steers the tree builder by being there and not all
+  // whitespace: before the body, such text starts it (and so decides, say, whether a
+  // <noscript> is read as in the head or in the body). So whitespace goes, and other text
+  // becomes "x". Text made of only whitespace, letters, digits and character references
+  // might be whitespace once decoded ("&#32;"), and NULs are dropped in some places: those
+  // stay as they are.
+  static std::string_view compacted_text(std::string_view text) {
+    bool reference = false;
+    bool word = false;
+    bool other = false;
+    for (const char c : text) {
+      if (ascii::is_space(c)) continue;
+      if (c == '\0') return text;
+      if (c == '&') {
+        reference = true;
+      } else if (ascii::is_alnum(c) || c == '#' || c == ';') {
+        word = true;
+      } else {
+        other = true;
+      }
+    }
+    if (reference) return other ? "x" : text;
+    return word || other ? "x" : "";
+  }
+
+  // Whether html_[begin, end), read as markup, ends outside any tag, comment or CDATA
+  // section. Raw text the limiter skipped must, or else the tree builder may read it as
+  // markup (the limiter's idea of where raw text and SVG/MathML start is approximate) and
+  // still be inside a construct where compaction resumes.
+  bool ends_as_data(std::size_t begin, std::size_t end) const {
+    for (std::size_t at = html_.find('<', begin); at < end; at = html_.find('<', at)) {
+      const std::string_view rest = html_.substr(at, end - at);
+      std::size_t next = at + 1;
+      if (rest.starts_with("<!--")) {
+        next = comment_end(at + 4);
+      } else if (rest.starts_with("<![CDATA[")) {
+        return false;
+      } else if (rest.size() > 1 && (rest[1] == '!' || rest[1] == '?' || rest[1] == '/')) {
+        next = end_of(">", at + 2);
+        if (rest[1] == '/' && rest.size() > 2 && ascii::is_alpha(rest[2])) {
+          const scanned_tag tag = scan_tag(html_, at + 2);
+          next = tag.complete ? tag.end : html_.size() + 1;
+        }
+      } else if (rest.size() > 1 && ascii::is_alpha(rest[1])) {
+        const scanned_tag tag = scan_tag(html_, at + 1);
+        next = tag.complete ? tag.end : html_.size() + 1;
+      }
+      if (next > end) return false;
+      at = next;
+    }
+    return true;
+  }
+
+  static bool mentions_frameset(std::string_view html) {
+    for (std::size_t lt = html.find('<'); lt != std::string_view::npos;
+         lt = html.find('<', lt + 1)) {
+      if (ascii::iequals(html.substr(lt + 1, 8), "frameset")) return true;
+    }
+    return false;
+  }
+
+  // The text of the CDATA section html_[begin, end).
+  std::string_view cdata_text(std::size_t begin, std::size_t end) const {
+    std::string_view text = html_.substr(begin, end - begin);
+    if (text.ends_with("]]>")) text.remove_suffix(3);
+    return text;
   }
 
   // Where a comment whose text starts at `from` ends ("<!-->" and "--!>" included).
@@ -412,8 +545,7 @@ class markup_limiter {
 
   // The text of the CDATA section html_[begin, end) as markup for the same text.
   std::string escaped_cdata(std::size_t begin, std::size_t end) const {
-    std::string_view text = html_.substr(begin, end - begin);
-    if (text.ends_with("]]>")) text.remove_suffix(3);
+    const std::string_view text = cdata_text(begin, end);
     std::string out;
     out.reserve(text.size());
     for (const char c : text) {
@@ -428,18 +560,30 @@ class markup_limiter {
     return out;
   }
 
+  // The document with every replacement made.
+  std::string_view finish() {
+    if (!changed_) return html_;
+    out_.append(html_.substr(copied_));
+    return out_;
+  }
+
+  // Puts `with` in place of html_[begin, end). A '<' that was text before the range stays
+  // text: an empty comment keeps it from opening a tag with what follows.
   void replace(std::size_t begin, std::size_t end, std::string_view with) {
     if (!changed_) {
       out_.reserve(html_.size());
       changed_ = true;
     }
     out_.append(html_.substr(copied_, begin - copied_));
+    if (!out_.empty() && out_.back() == '<') out_.append("<!---->");
     out_.append(with);
     copied_ = end;
   }
 
   std::string_view html_;
+  bool compact_;  // turned off where the limiter loses certainty about the tokenizer's state
   std::size_t pos_ = 0;
+  std::size_t text_begin_ = 0;  // where the text before the next token begins
   std::vector<open_element> open_;
   bool changed_ = false;
   std::string out_;
@@ -519,23 +663,25 @@ std::string base_url(std::string_view page_url, std::optional<std::string_view> 
 
 }  // namespace
 
-std::vector<std::string> extract_links(std::string_view html, std::string_view page_url) {
+std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,
+                                       markup_reading reading) {
   if (html.empty()) return {};
-  markup_limiter limiter(html);
+  markup_limiter limiter(html, reading == markup_reading::compact);
   const std::string_view markup = limiter.run();
 
-  gumbo_memory memory;
-  const GumboOptions options = memory.options();
+  gumbo_arena arena;
+  const GumboOptions options = arena.options();
   const GumboOutput* output = gumbo_parse_with_options(&options, markup.data(), markup.size());
   if (output == nullptr) return {};
   const found_links found = collect(output->document);
 
   const std::string base = base_url(page_url, found.base_href);
   std::vector<std::string> links;
-  std::unordered_set<std::string> seen;
+  links.reserve(found.hrefs.size());  // never reallocates: `seen` views its strings
+  std::unordered_set<std::string_view> seen;
   for (const std::string_view href : found.hrefs) {
     auto link = resolve_link(base, href);
-    if (link && seen.insert(*link).second) links.push_back(std::move(*link));
+    if (link && !seen.contains(*link)) seen.insert(links.emplace_back(std::move(*link)));
   }
   return links;
 }

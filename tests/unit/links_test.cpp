@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -385,6 +386,12 @@ TEST(ExtractLinks, InputsThatAbortGumbo) {
             links{"http://example.com/dir/x"});
 }
 
+TEST(ExtractLinks, RemovingATagDoesNotMakeTextIntoATag) {
+  // The <tbody> that would trip gumbo in SVG goes; the '<' before it must stay text.
+  EXPECT_EQ(extract("<svg><<tbody>a href=x>"), links{});
+  EXPECT_EQ(extract("<svg><<![CDATA[a href=y>]]>"), links{});
+}
+
 TEST(ExtractLinks, FontWithAttributesLeavesSvg) {
   // <font color> ends SVG content, so this <select> is HTML and hides the first link.
   EXPECT_EQ(extract(R"(<svg><font color="red"><select><a href="in"></a></select><a href="out">)"),
@@ -403,6 +410,166 @@ TEST(ExtractLinks, ManyLinks) {
   const links found = extract(html);
   ASSERT_EQ(found.size(), 5000U);
   EXPECT_EQ(found[4999], "http://example.com/4999");
+}
+
+// ---- compact reading -------------------------------------------------------------------------
+
+// Random documents built from the constructs that steer HTML's tokenizer and tree builder
+// (foreign content, integration points, select, tables, templates, framesets, raw text,
+// comments, CDATA, character references): reading them compacted must find exactly the links
+// (and in the same order) that reading them whole does.
+std::string random_document(std::mt19937& random) {
+  static const char* const pieces[] = {"<a href=a1>",
+                                       "<a HREF='a2' class=c>",
+                                       "</a>",
+                                       "<area href=ar>",
+                                       "<link rel=x href=l>",
+                                       "<base href=/b/>",
+                                       "<base target=_top>",
+                                       "<svg>",
+                                       "</svg>",
+                                       "<math>",
+                                       "</math>",
+                                       "<foreignObject>",
+                                       "</foreignObject>",
+                                       "<desc>",
+                                       "<title>",
+                                       "</title>",
+                                       "<mi>",
+                                       "</mi>",
+                                       "<annotation-xml encoding=text/html>",
+                                       "<annotation-xml encoding='TEXT/HTML' x=y>",
+                                       "<annotation-xml>",
+                                       "<a xlink:href=xl>",
+                                       "<a xlink:href=xl2 href=h2/>",
+                                       "<select>",
+                                       "</select>",
+                                       "<option>",
+                                       "<optgroup>",
+                                       "<table>",
+                                       "</table>",
+                                       "<tr>",
+                                       "<td>",
+                                       "</td>",
+                                       "<th>",
+                                       "<caption>",
+                                       "<colgroup>",
+                                       "<col>",
+                                       "<tbody>",
+                                       "<template>",
+                                       "</template>",
+                                       "<frameset>",
+                                       "</frameset>",
+                                       "<frame>",
+                                       "<noframes>",
+                                       "</noframes>",
+                                       "<script>",
+                                       "</script>",
+                                       "<script><!--<script>",
+                                       "-->",
+                                       "<style>",
+                                       "</style>",
+                                       "<textarea>",
+                                       "</textarea>",
+                                       "<xmp>",
+                                       "</xmp>",
+                                       "<iframe>",
+                                       "</iframe>",
+                                       "<noembed>",
+                                       "</noembed>",
+                                       "<plaintext>",
+                                       "<font color=red>",
+                                       "<font>",
+                                       "</font>",
+                                       "<p>",
+                                       "</p>",
+                                       "<div id=d>",
+                                       "</div>",
+                                       "<span class=s>",
+                                       "</span>",
+                                       "<b>",
+                                       "</b>",
+                                       "<i>",
+                                       "<li>",
+                                       "<ul>",
+                                       "</ul>",
+                                       "<input type=hidden>",
+                                       "<input>",
+                                       "<keygen>",
+                                       "<form>",
+                                       "</form>",
+                                       "<body x=1>",
+                                       "</body>",
+                                       "<head>",
+                                       "</head>",
+                                       "<html>",
+                                       "</html>",
+                                       "<noscript>",
+                                       "</noscript>",
+                                       "<pre>",
+                                       "<image>",
+                                       "<br>",
+                                       "</br>",
+                                       "<p title='</p><a href=q>'>",
+                                       "<div title=\"<a href=r>\">",
+                                       "x",
+                                       " ",
+                                       "\n  ",
+                                       "text with words.",
+                                       "&#32;",
+                                       "&amp;",
+                                       "&nbsp;",
+                                       "a < b",
+                                       "<",
+                                       "<3",
+                                       "&",
+                                       "\0",
+                                       " \0 ",
+                                       "<!-- c -->",
+                                       "<!-- <a href=c> -->",
+                                       "<!-->",
+                                       "<!--",
+                                       "<![CDATA[ x ]]>",
+                                       "<![CDATA[<a href=cd>]]>",
+                                       "<!DOCTYPE html>",
+                                       "<?pi>",
+                                       "</ x>",
+                                       "</>",
+                                       "<a/href=sl>",
+                                       "<A\thref\n=\"tab\">"};
+  std::string html;
+  const std::size_t count = 1 + random() % 40;
+  for (std::size_t i = 0; i < count; ++i)
+    html += pieces[random() % std::size(pieces)];
+  return html;
+}
+
+TEST(CompactReading, FindsTheSameLinksAsReadingTheWholePage) {
+  std::mt19937 random(20261122);
+  int with_links = 0;
+  for (int i = 0; i < 30000; ++i) {
+    const std::string html = random_document(random);
+    const links whole = extract_links(html, kPage, markup_reading::whole);
+    ASSERT_EQ(extract_links(html, kPage, markup_reading::compact), whole) << html;
+    with_links += whole.empty() ? 0 : 1;
+  }
+  EXPECT_GT(with_links, 8000);  // the documents do exercise links
+}
+
+TEST(CompactReading, TextAndAttributesDoNotHideLinks) {
+  const std::string html = R"(<p class="x" title='a > b'>Some text &amp; more</p>)"
+                           R"(<a id=1 href="one" class="c">one</a>\n\n<!-- note -->)"
+                           R"(<svg viewBox="0 0 1 1"><a xlink:href="two">t</a></svg>)";
+  EXPECT_EQ(extract_links(html, kPage, markup_reading::compact),
+            (links{"http://example.com/dir/one", "http://example.com/dir/two"}));
+}
+
+TEST(CompactReading, TextBeforeAFramesetStillKeepsTheBody) {
+  // Text makes the tree builder ignore a later <frameset>, which would otherwise replace the
+  // body and its link.
+  EXPECT_EQ(extract_links("<a href=x>text</a><frameset>", kPage, markup_reading::compact),
+            links{"http://example.com/dir/x"});
+  EXPECT_EQ(extract_links("<a href=x></a><frameset>", kPage, markup_reading::compact), links{});
 }
 
 }  // namespace
