@@ -38,9 +38,9 @@ here (ROOTs, --exclude, --resolve) replaces the config file's.
 
 constexpr std::string_view footer =
     R"(Config file: TOML with one key per option, named with '_' for '-': roots =
-[...], max_tasks, exclude = [...], strict (false for --lenient), max_time,
-timeout, max_redirect, max_tries, max_body (a number or a string such as
-"10MiB"), resolve = [...], max_per_host, rate_limit, max_retry_wait,
+[...], max_tasks, threads, exclude = [...], strict (false for --lenient),
+max_time, timeout, max_redirect, max_tries, max_body (a number or a string such
+as "10MiB"), resolve = [...], max_per_host, rate_limit, max_retry_wait,
 fail_on_rate_limit, insecure, ca_file, user_agent, user, proxy, no_proxy, json,
 report and verbosity ("quiet", "info", "debug" or "trace"). Headers go in a
 [headers] table of "Name" = "value" lines; headers for one host only in a
@@ -64,14 +64,15 @@ Exit status:
 /// Every option as typed. Values stay strings here: the config.hpp parsers check them, so a
 /// bad value is worded the same way on the command line and in corocrawl.toml.
 struct raw_options {
-  std::string config, max_tasks, max_time, timeout, max_redirect, max_tries, max_body, max_per_host,
-      rate_limit, max_retry_wait, ca_file, user_agent, user, proxy, no_proxy, json, report;
+  std::string config, max_tasks, threads, max_time, timeout, max_redirect, max_tries, max_body,
+      max_per_host, rate_limit, max_retry_wait, ca_file, user_agent, user, proxy, no_proxy, json,
+      report;
   std::vector<std::string> exclude, resolve, headers, roots;
 };
 
 /// The options that decide something when given, to ask CLI11 which ones were.
 struct given_options {
-  CLI::Option *config, *max_tasks, *exclude, *lenient, *max_time, *timeout, *max_redirect,
+  CLI::Option *config, *max_tasks, *threads, *exclude, *lenient, *max_time, *timeout, *max_redirect,
       *max_tries, *max_body, *resolve, *max_per_host, *rate_limit, *max_retry_wait,
       *fail_on_rate_limit, *insecure, *ca_file, *user_agent, *headers, *user, *proxy, *no_proxy,
       *json, *report, *verbose, *quiet, *roots;
@@ -119,6 +120,8 @@ given_options define_options(CLI::App& app, raw_options& raw) {
   group = "Crawl";
   given.max_tasks = single("--max-tasks", raw.max_tasks, "N",
                            "Worker coroutines = concurrent requests\n(default: 100)");
+  given.threads =
+      single("--threads", raw.threads, "N", "Threads that parse pages\n(default: one per core)");
   given.exclude = list("--exclude", raw.exclude, "REGEX",
                        "Skip URLs this ECMAScript regex matches anywhere\n"
                        "in: neither fetched nor counted. Repeatable\n(default: none)");
@@ -287,6 +290,7 @@ void apply_flags(const raw_options& raw, const given_options& given, const fs::p
                  settings& s) {
   crawl_options& c = s.crawl;
   if (given.max_tasks->count() > 0) c.max_tasks = parse_count("--max-tasks", raw.max_tasks, 1);
+  if (given.threads->count() > 0) c.threads = parse_count("--threads", raw.threads, 1);
   // 0 is allowed: it means "follow no redirect at all".
   if (given.max_redirect->count() > 0) {
     c.max_redirect = parse_count("--max-redirect", raw.max_redirect, 0);

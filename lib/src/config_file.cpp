@@ -37,19 +37,13 @@ namespace fs = std::filesystem;
 using namespace detail;  // the helpers config_detail.hpp shares
 
 /// The top-level keys of corocrawl.toml, for suggestions after a typo.
-constexpr std::array known_keys{"roots",          "max_tasks",
-                                "max_redirect",   "max_tries",
-                                "exclude",        "strict",
-                                "resolve",        "timeout",
-                                "max_time",       "max_body",
-                                "max_per_host",   "rate_limit",
-                                "max_retry_wait", "fail_on_rate_limit",
-                                "insecure",       "ca_file",
-                                "user_agent",     "headers",
-                                "hosts",          "user",
-                                "proxy",          "no_proxy",
-                                "json",           "report",
-                                "verbosity"};
+constexpr std::array known_keys{
+    "roots",    "max_tasks",    "threads",    "max_redirect",   "max_tries",
+    "exclude",  "strict",       "resolve",    "timeout",        "max_time",
+    "max_body", "max_per_host", "rate_limit", "max_retry_wait", "fail_on_rate_limit",
+    "insecure", "ca_file",      "user_agent", "headers",        "hosts",
+    "user",     "proxy",        "no_proxy",   "json",           "report",
+    "verbosity"};
 
 /// The keys of a [hosts."NAME"] table.
 constexpr std::array known_host_keys{"headers"};
@@ -274,6 +268,8 @@ class config_reader {
     };
     if (key == "max_tasks") {
       crawl.max_tasks = count(node, key, 1);
+    } else if (key == "threads") {
+      crawl.threads = count(node, key, 1);  // at least 1: leaving the key out means one per core
     } else if (key == "max_redirect") {
       crawl.max_redirect = count(node, key, 0);  // 0: follow no redirect at all
     } else if (key == "max_tries") {

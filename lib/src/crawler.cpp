@@ -8,6 +8,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <thread>
 
 #include "corocrawl/content_type.hpp"
 #include "corocrawl/links.hpp"
@@ -37,6 +38,11 @@ http_client_options client_options(const crawl_options& options) {
           .proxy = options.proxy};
 }
 
+// A plain function, not a lambda: GCC 12 frees a coroutine lambda's captures twice.
+asio::awaitable<std::vector<std::string>> links_of(std::string body, std::string page_url) {
+  co_return extract_links(body, page_url);
+}
+
 }  // namespace
 
 crawler::crawler(asio::any_io_executor executor, const crawl_options& options,
@@ -45,6 +51,8 @@ crawler::crawler(asio::any_io_executor executor, const crawl_options& options,
       roots_(std::move(root_urls)),
       scope_(roots_, options.strict, compile_patterns(options.exclude, "exclude")),
       client_(executor, client_options(options)),
+      parse_pool_(options.threads > 0 ? options.threads
+                                      : std::max(1U, std::thread::hardware_concurrency())),
       frontier_(options.max_per_host, options.rate_limit),
       handoff_(executor, 0),
       wake_(executor),
@@ -149,7 +157,7 @@ void crawler::arm_wake_up() {
 asio::awaitable<void> crawler::fetch(work_item item) {
   const auto& entry = urls_[item.url];
   const auto target = split_http_url(entry.url);  // in scope, so http(s)
-  const auto fetched = co_await client_.get(*target, headers_for(target->host));
+  auto fetched = co_await client_.get(*target, headers_for(target->host));
   frontier_.release(item.origin);
   if (stopping_) co_return;
   ++item.tries;
@@ -183,7 +191,8 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   } else if (is_redirect_status(fetched.response.status)) {
     follow_redirect(item, fetched.response, record);
   } else {
-    read_page(item, fetched.response, record);
+    co_await read_page(item, std::move(fetched.response), record);
+    if (stopping_) co_return;
   }
   finish(item.url, std::move(record));
 }
@@ -240,19 +249,21 @@ void crawler::follow_redirect(const work_item& item, const http_response& respon
   add_url(*next, item.redirects_left - 1, item.url);
 }
 
-void crawler::read_page(const work_item& item, const http_response& response,
-                        fetch_record& record) {
+asio::awaitable<void> crawler::read_page(const work_item& item, http_response response,
+                                         fetch_record& record) {
   record.status = response.status;
   record.size = response.body.size();
   const auto media = parse_content_type(response.content_type);
-  if (!media) return;
+  if (!media) co_return;
   record.content_type = media->type;
   record.encoding = media->charset;
-  if (!is_markup(media->type)) return;
+  if (!is_markup(media->type)) co_return;
   if (!record.encoding) record.encoding = "utf-8";
-  if (response.status / 100 != 2) return;  // error pages' links are not the site's
+  if (response.status / 100 != 2) co_return;  // error pages' links are not the site's
 
-  for (auto& link : extract_links(response.body, record.url)) {
+  auto links = co_await parse_links(std::move(response.body), record.url);
+  if (stopping_) co_return;
+  for (auto& link : links) {
     if (link.size() > max_url_length)
       spdlog::warn("{}: not following a link of {} bytes (the limit is {})", record.url,
                    link.size(), max_url_length);
@@ -267,6 +278,13 @@ void crawler::read_page(const work_item& item, const http_response& response,
   }
   if (record.num_urls > 0)
     spdlog::debug("got {} distinct urls from {}", record.num_urls, record.url);
+}
+
+// Parses on the pool; the caller resumes on the crawl's thread, where the seen-set lives.
+asio::awaitable<std::vector<std::string>> crawler::parse_links(std::string body,
+                                                               std::string page_url) {
+  co_return co_await asio::co_spawn(parse_pool_, links_of(std::move(body), std::move(page_url)),
+                                    asio::use_awaitable);
 }
 
 void crawler::add_url(std::string url, int redirects_left, std::optional<url_id> referrer) {

@@ -7,13 +7,15 @@
 // (max_per_host, rate_limit, Retry-After back-offs); a retry goes back into it.
 //
 // Everything here runs on one thread (the executor's), so the seen-set, the frontier and
-// the records need no locks.
+// the records need no locks. Only parsing runs elsewhere: a page's body goes to a pool of
+// `threads` threads, and its links come back to the executor's thread.
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/experimental/channel.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/system/error_code.hpp>
 #include <chrono>
 #include <cstdint>
@@ -77,7 +79,10 @@ class crawler {
   std::optional<clock::duration> retry_delay(const work_item& item,
                                              const http_client::result& fetched) const;
   void follow_redirect(const work_item& item, const http_response& response, fetch_record& record);
-  void read_page(const work_item& item, const http_response& response, fetch_record& record);
+  boost::asio::awaitable<void> read_page(const work_item& item, http_response response,
+                                         fetch_record& record);
+  boost::asio::awaitable<std::vector<std::string>> parse_links(std::string body,
+                                                               std::string page_url);
   void add_url(std::string url, int redirects_left, std::optional<url_id> referrer);
   void enqueue(work_item item);
   void dispatch();
@@ -94,6 +99,7 @@ class crawler {
   std::vector<std::string> root_hosts_;
   scope scope_;
   http_client client_;
+  boost::asio::thread_pool parse_pool_;
   std::unordered_map<std::string, std::vector<http_header>> headers_by_host_;
 
   std::deque<url_entry> urls_;                         // by url_id; never moves its strings

@@ -30,6 +30,10 @@ void validate(const crawl_options& c) {
   compile_patterns(c.exclude, "exclude");
   if (c.max_tasks < 1)
     fail("max_tasks: expected a positive integer, got " + std::to_string(c.max_tasks));
+  if (c.threads < 0) {
+    fail("threads: expected a non-negative integer (0: one per core), got " +
+         std::to_string(c.threads));
+  }
   if (c.max_tries < 1)
     fail("max_tries: expected a positive integer, got " + std::to_string(c.max_tries));
   if (c.max_redirect < 0) {

@@ -353,6 +353,33 @@ TEST_F(CrawlTest, BrokenLinkListsEveryReferrer) {
   EXPECT_EQ(server_.requests_for("/missing"), 1u);
 }
 
+TEST_F(CrawlTest, ParseThreadsFindTheSameAsOne) {
+  // 300 pages, each linking to the next three and to a missing page every 50th.
+  constexpr int pages = 300;
+  for (int i = 0; i < pages; ++i) {
+    std::vector<std::string> links;
+    for (int next = i + 1; next <= i + 3; ++next)
+      links.push_back("/p" + std::to_string(next % pages));
+    if (i % 50 == 0) links.push_back("/missing" + std::to_string(i));
+    server_.add_page(i == 0 ? "/" : "/p" + std::to_string(i), links);
+  }
+  server_.add_redirect("/p0", "/");
+  const auto on_threads = [&](int threads) {
+    return crawl({}, [&](crawl_options& o) { o.threads = threads; });
+  };
+  const auto one = on_threads(1);
+  const auto four = on_threads(4);
+  EXPECT_EQ(one.records.size(), pages + 1u + pages / 50);
+  EXPECT_EQ(urls(four), urls(one));
+  ASSERT_EQ(four.broken.size(), one.broken.size());
+  for (std::size_t i = 0; i < one.broken.size(); ++i) {
+    EXPECT_EQ(four.broken[i].url, one.broken[i].url);
+    EXPECT_EQ(four.broken[i].referrers, one.broken[i].referrers);
+  }
+  for (const auto& r : four.records)
+    EXPECT_EQ(r.num_urls, record(one, r.url).num_urls) << r.url;
+}
+
 TEST_F(CrawlTest, RedirectToAnotherHostIsRecordedNotFollowed) {
   const auto root = server_.add_redirect("/", "http://elsewhere.invalid/page");
   const auto result = crawl({root});

@@ -82,6 +82,7 @@ TEST_F(CliTest, Defaults) {
   const settings s = parse({"http://example.com"});
   EXPECT_EQ(s.crawl.roots, std::vector<std::string>{"http://example.com/"});
   EXPECT_EQ(s.crawl.max_tasks, 100);
+  EXPECT_EQ(s.crawl.threads, 0);  // one per core
   EXPECT_EQ(s.crawl.max_redirect, 10);
   EXPECT_EQ(s.crawl.max_tries, 4);
   EXPECT_TRUE(s.crawl.exclude.empty());
@@ -96,6 +97,8 @@ TEST_F(CliTest, Defaults) {
 TEST_F(CliTest, EveryOption) {
   const settings s = parse({"--max-tasks",
                             "8",
+                            "--threads",
+                            "3",
                             "--max-redirect=0",
                             "--max-tries",
                             "2",
@@ -120,6 +123,7 @@ TEST_F(CliTest, EveryOption) {
   EXPECT_EQ(s.crawl.roots,
             (std::vector<std::string>{"https://example.com/", "http://example.org/"}));
   EXPECT_EQ(s.crawl.max_tasks, 8);
+  EXPECT_EQ(s.crawl.threads, 3);
   EXPECT_EQ(s.crawl.max_redirect, 0);
   EXPECT_EQ(s.crawl.max_tries, 2);
   EXPECT_EQ(s.crawl.exclude, (std::vector<std::string>{"\\.pdf$", "/private/"}));
@@ -161,6 +165,7 @@ TEST_F(CliTest, ListOptionTakesOneValuePerOccurrence) {
 
 TEST_F(CliTest, RepeatedValueOptionKeepsTheLast) {
   EXPECT_EQ(parse({"--max-tasks", "3", "--max-tasks", "5", "x.example"}).crawl.max_tasks, 5);
+  EXPECT_EQ(parse({"--threads", "3", "--threads", "1", "x.example"}).crawl.threads, 1);
 }
 
 TEST_F(CliTest, RelativeDirectoryRootIsTakenFromCwd) {
@@ -202,6 +207,7 @@ TEST_F(CliTest, MissingImplicitConfigIsFine) {
 TEST_F(CliTest, FlagsOverrideTheFile) {
   write(R"(
 max_tasks = 7
+threads = 2
 max_redirect = 3
 max_tries = 2
 strict = true
@@ -213,13 +219,15 @@ roots = ["example.com"]
 )");
   const settings from_file = parse({});
   EXPECT_EQ(from_file.crawl.max_tasks, 7);
+  EXPECT_EQ(from_file.crawl.threads, 2);
   EXPECT_EQ(from_file.verbosity, verbosity::trace);
   EXPECT_EQ(from_file.json_path, (cwd_ / "out.json").string());
 
   const settings s =
-      parse({"--max-tasks", "9", "--max-redirect", "4", "--max-tries", "5", "--lenient",
-             "--timeout", "6", "--json", "-", "--report", "text", "-q"});
+      parse({"--max-tasks", "9", "--threads", "5", "--max-redirect", "4", "--max-tries", "5",
+             "--lenient", "--timeout", "6", "--json", "-", "--report", "text", "-q"});
   EXPECT_EQ(s.crawl.max_tasks, 9);
+  EXPECT_EQ(s.crawl.threads, 5);
   EXPECT_EQ(s.crawl.max_redirect, 4);
   EXPECT_EQ(s.crawl.max_tries, 5);
   EXPECT_FALSE(s.crawl.strict);
@@ -231,9 +239,10 @@ roots = ["example.com"]
 }
 
 TEST_F(CliTest, FlagsNotGivenKeepTheFilesValues) {
-  write("max_tasks = 7\nexclude = [\"x\"]\nresolve = [\"h:1:1.2.3.4\"]\n");
+  write("max_tasks = 7\nthreads = 2\nexclude = [\"x\"]\nresolve = [\"h:1:1.2.3.4\"]\n");
   const settings s = parse({"--max-tries", "3", "example.com"});
   EXPECT_EQ(s.crawl.max_tasks, 7);
+  EXPECT_EQ(s.crawl.threads, 2);
   EXPECT_EQ(s.crawl.max_tries, 3);
   EXPECT_EQ(s.crawl.exclude, std::vector<std::string>{"x"});
   EXPECT_EQ(s.crawl.resolve, (std::vector<resolve_override>{{"h", 1, {"1.2.3.4"}}}));
@@ -264,6 +273,10 @@ TEST_F(CliTest, ConfigFileErrorsNameTheFileAndLine) {
   error_of({"x.example"}, {"corocrawl.toml", "unknown key \"max_task\"", "max_tasks"});
   write("max_tasks =\n");
   error_of({"x.example"}, {"corocrawl.toml:1:", "TOML syntax error"});
+  write("threads = 0\n");
+  error_of({"x.example"}, {"corocrawl.toml:1: threads: expected a positive integer, got 0"});
+  write("thread = 2\n");
+  error_of({"x.example"}, {"corocrawl.toml:1: unknown key \"thread\" (did you mean \"threads\"?)"});
 }
 
 TEST_F(CliTest, UnknownOption) {
@@ -274,6 +287,7 @@ TEST_F(CliTest, UnknownOption) {
 
 TEST_F(CliTest, MissingValue) {
   error_of({"x.example", "--max-tasks"}, {"--max-tasks"});
+  EXPECT_EQ(error_of({"x.example", "--threads"}, {}), "--threads: missing value");
   error_of({"x.example", "--exclude"}, {"--exclude"});
   error_of({"x.example", "--config"}, {"--config"});
 }
@@ -283,9 +297,19 @@ TEST_F(CliTest, BadCounts) {
     SCOPED_TRACE(bad);
     error_of({"--max-tasks", bad, "x.example"}, {"--max-tasks"});
     error_of({"--max-tries", bad, "x.example"}, {"--max-tries"});
+    EXPECT_TRUE(error_of({"--threads", bad, "x.example"}, {}).starts_with("--threads: "));
   }
   EXPECT_EQ(error_of({"--max-tasks", "abc", "x.example"}, {}),
             "--max-tasks: expected a positive integer, got \"abc\"");
+  EXPECT_EQ(error_of({"--threads", "0", "x.example"}, {}),
+            "--threads: expected a positive integer, got \"0\"");
+  EXPECT_EQ(error_of({"--threads", "-1", "x.example"}, {}),
+            "--threads: expected a positive integer, got \"-1\"");
+  EXPECT_EQ(error_of({"--threads", "abc", "x.example"}, {}),
+            "--threads: expected a positive integer, got \"abc\"");
+  EXPECT_EQ(error_of({"--threads", "99999999999", "x.example"}, {}),
+            "--threads: \"99999999999\" is too large (at most 2147483647)");
+  EXPECT_EQ(parse({"--threads", "1", "x.example"}).crawl.threads, 1);
   error_of({"--max-redirect", "-1", "x.example"}, {"--max-redirect"});
   EXPECT_EQ(parse({"--max-redirect", "0", "x.example"}).crawl.max_redirect, 0);
 }
@@ -745,6 +769,9 @@ TEST_F(CliTest, Help) {
                              "--config",
                              "--max-tasks",
                              "default: 100",
+                             "--threads N",
+                             "Threads that parse pages",
+                             "default: one per core",
                              "--max-redirect",
                              "default: 10",
                              "--max-tries",

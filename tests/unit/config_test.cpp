@@ -426,6 +426,7 @@ TEST_F(ConfigFileTest, EmptyFileKeepsDefaults) {
   const settings s = apply("# nothing set\n");
   const settings defaults;
   EXPECT_EQ(s.crawl.max_tasks, defaults.crawl.max_tasks);
+  EXPECT_EQ(s.crawl.threads, 0);  // one per core
   EXPECT_EQ(s.crawl.max_redirect, 10);
   EXPECT_EQ(s.crawl.max_tries, 4);
   EXPECT_TRUE(s.crawl.strict);
@@ -440,6 +441,7 @@ TEST_F(ConfigFileTest, EveryKey) {
   const settings s = apply(R"(
 roots = ["https://Example.com", "example.org/docs"]
 max_tasks = 8
+threads = 3
 max_redirect = 0
 max_tries = 2
 exclude = ["\\.pdf$", "/private/"]
@@ -453,6 +455,7 @@ verbosity = "debug"
   EXPECT_EQ(s.crawl.roots,
             (std::vector<std::string>{"https://example.com/", "http://example.org/docs"}));
   EXPECT_EQ(s.crawl.max_tasks, 8);
+  EXPECT_EQ(s.crawl.threads, 3);
   EXPECT_EQ(s.crawl.max_redirect, 0);
   EXPECT_EQ(s.crawl.max_tries, 2);
   EXPECT_EQ(s.crawl.exclude, (std::vector<std::string>{"\\.pdf$", "/private/"}));
@@ -505,9 +508,10 @@ TEST_F(ConfigFileTest, FileListsReplaceEarlierLists) {
 
 TEST_F(ConfigFileTest, ErrorLeavesSettingsUntouched) {
   settings s;
-  const fs::path file = write("max_tasks = 8\nmax_tries = \"x\"\n");
+  const fs::path file = write("max_tasks = 8\nthreads = 2\nmax_tries = \"x\"\n");
   EXPECT_THROW(apply_config_file(file, s), config_error);
   EXPECT_EQ(s.crawl.max_tasks, 100);
+  EXPECT_EQ(s.crawl.threads, 0);
 }
 
 TEST_F(ConfigFileTest, SyntaxErrorHasLineAndColumn) {
@@ -522,11 +526,15 @@ TEST_F(ConfigFileTest, UnknownKey) {
   error_for("max_tasks = 3\nmax_task = 8\n", {":2: unknown key \"max_task\"", "max_tasks"});
   error_for("colour = true\n", {"unknown key \"colour\""});
   error_for("[crawl]\nmax_tasks = 1\n", {"unknown key \"crawl\""});
+  error_for("thread = 2\n", {":1: unknown key \"thread\" (did you mean \"threads\"?)"});
+  error_for("Threads = 2\n", {"unknown key \"Threads\" (did you mean \"threads\"?)"});
 }
 
 TEST_F(ConfigFileTest, WrongTypes) {
   error_for("max_tasks = \"8\"", {":1: max_tasks: expected an integer, got a string"});
   error_for("max_tasks = 1.5", {"max_tasks: expected an integer, got a float"});
+  error_for("threads = \"4\"", {":1: threads: expected an integer, got a string"});
+  error_for("threads = 2.0", {"threads: expected an integer, got a float"});
   error_for("strict = \"yes\"", {"strict: expected a boolean, got a string"});
   error_for("exclude = \"x\"", {"exclude: expected an array of strings, got a string"});
   error_for("roots = [1]", {"roots: expected a string, got an integer"});
@@ -542,6 +550,9 @@ TEST_F(ConfigFileTest, BadValues) {
   error_for("max_tasks = 0", {":1: max_tasks: expected a positive integer, got 0"});
   error_for("max_tasks = -3", {"max_tasks: expected a positive integer, got -3"});
   error_for("max_tasks = 3000000000", {"max_tasks: expected a positive integer"});
+  error_for("threads = 0", {":1: threads: expected a positive integer, got 0"});
+  error_for("threads = -1", {":1: threads: expected a positive integer, got -1"});
+  error_for("threads = 3000000000", {"threads: expected a positive integer"});
   error_for("max_tries = 0", {"max_tries: expected a positive integer, got 0"});
   error_for("max_redirect = -1", {"max_redirect: expected a non-negative integer, got -1"});
   error_for("timeout = 0", {":1: timeout: expected a positive number of seconds, got 0"});
@@ -829,6 +840,14 @@ TEST(Validate, RangesOfValuesSetByALibraryUser) {
   settings s = with_root();
   s.crawl.max_tasks = 0;
   error_of([&] { validate(s); }, {"max_tasks"});
+  s = with_root();
+  s.crawl.threads = -1;
+  EXPECT_EQ(error_of([&] { validate(s); }, {}),
+            "threads: expected a non-negative integer (0: one per core), got -1");
+  s.crawl.threads = 0;  // one per core
+  EXPECT_NO_THROW(validate(s));
+  s.crawl.threads = 1;
+  EXPECT_NO_THROW(validate(s));
   s = with_root();
   s.crawl.max_tries = 0;
   error_of([&] { validate(s); }, {"max_tries"});

@@ -42,6 +42,9 @@ struct crawl_options {
   /// http(s) URLs, bare hosts ("example.com/docs") or local directories; see classify_root.
   std::vector<std::string> roots;
   int max_tasks = 100;    ///< worker coroutines = concurrent requests
+  /// Threads that parse pages while the event loop's thread keeps the sockets busy;
+  /// 0: one per core (std::thread::hardware_concurrency()).
+  int threads = 0;
   int max_redirect = 10;  ///< redirects followed in one chain (0: none)
   int max_tries = 4;      ///< attempts per URL on network errors, 429 and 503
   /// ECMAScript regular expressions; a URL any of them matches (searched, not fully matched)
