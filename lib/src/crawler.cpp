@@ -345,7 +345,9 @@ crawl_result crawler::result() const {
                       .records = records_,
                       .interrupted = interrupted_,
                       .timed_out = timed_out_,
-                      .elapsed = elapsed_};
+                      .elapsed = elapsed_,
+                      .requests = client_.requests(),
+                      .connections = client_.connections()};
   std::ranges::sort(result.records, {}, &fetch_record::url);
   for (const auto& record : result.records) {
     const bool broken = is_broken(record);

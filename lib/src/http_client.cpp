@@ -195,6 +195,7 @@ asio::awaitable<http_client::result> http_client::get(const http_target& target,
     auto conn = std::move(pool.back());
     pool.pop_back();
     conn->tcp().expires_at(until);
+    ++requests_;
     auto exchanged = co_await exchange(*conn, target, proxy, headers);
     if (!exchanged.closed_idle) {
       if (exchanged.reusable) idle_[route].push_back(std::move(conn));
@@ -205,6 +206,7 @@ asio::awaitable<http_client::result> http_client::get(const http_target& target,
 
   std::unique_ptr<connection> conn;
   if (auto opened = co_await open(target, proxy, until, conn); opened.ec) co_return opened;
+  ++requests_;
   auto exchanged = co_await exchange(*conn, target, proxy, headers);
   if (exchanged.reusable) idle_[route].push_back(std::move(conn));
   co_return std::move(exchanged.outcome);
@@ -217,6 +219,7 @@ asio::awaitable<http_client::result> http_client::open(const http_target& target
   const auto& host = proxy ? proxy->host : target.host;
   const auto port = proxy ? proxy->port : target.port;
   if (auto ec = co_await connect(host, port, until, *conn)) co_return failure(ec);
+  ++connections_;
   if (target.https) {
     if (proxy) {
       if (auto tunnelled = co_await tunnel(*conn, target, *proxy); tunnelled.ec)

@@ -85,6 +85,10 @@ class http_client {
   boost::asio::awaitable<result> get(const http_target& target,
                                      std::span<const http_header> headers);
 
+  /// Requests sent and connections opened (to servers or proxies) so far.
+  std::uint64_t requests() const { return requests_; }
+  std::uint64_t connections() const { return connections_; }
+
  private:
   struct connection;
   struct exchange_result;
@@ -122,6 +126,8 @@ class http_client {
   std::optional<proxy_endpoint> https_proxy_;
   std::unordered_map<std::string, std::vector<std::unique_ptr<connection>>> idle_;  // by route
   std::unordered_map<std::string, std::shared_ptr<resolution>> resolutions_;        // by host:port
+  std::uint64_t requests_ = 0;
+  std::uint64_t connections_ = 0;
 };
 
 }  // namespace corocrawl

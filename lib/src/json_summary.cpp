@@ -64,10 +64,16 @@ void write_links(std::ostream& out, const std::vector<broken_link>& links) {
 }
 
 // Boost.JSON writes doubles in exponent form ("1.234E0"); seconds read better as "1.234".
-std::string seconds(double value) {
+std::string three_decimals(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3f", std::isfinite(value) ? value : 0.0);
   return text;
+}
+
+std::string per_connection(const crawl_result& result) {
+  if (result.connections == 0) return "0.000";
+  return three_decimals(static_cast<double>(result.requests) /
+                        static_cast<double>(result.connections));
 }
 
 }  // namespace
@@ -84,11 +90,13 @@ void write_json_summary(std::ostream& out, const crawl_result& result,
   out << "{\"schema\":\"corocrawl-summary/1\",\n"
       << "\"roots\":" << json::serialize(roots) << ",\n"
       << "\"config\":" << json::serialize(config_object(options)) << ",\n"
-      << "\"elapsed_seconds\":" << seconds(result.elapsed.count()) << ",\n"
+      << "\"elapsed_seconds\":" << three_decimals(result.elapsed.count()) << ",\n"
       << "\"interrupted\":" << (result.interrupted ? "true" : "false") << ",\n"
       << "\"timed_out\":" << (result.timed_out ? "true" : "false") << ",\n"
       << "\"passed\":" << (passed(result, options.fail_on_rate_limit) ? "true" : "false") << ",\n"
       << "\"stats\":" << json::serialize(stats) << ",\n"
+      << "\"connections\":{\"opened\":" << result.connections << ",\"requests\":" << result.requests
+      << ",\"requests_per_connection\":" << per_connection(result) << "},\n"
       << "\"urls\":[";
   const char* separator = "\n";
   for (const auto& record : result.records) {

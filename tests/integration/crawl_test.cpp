@@ -496,6 +496,9 @@ TEST_F(CrawlTest, KeepAliveConnectionIsReused) {
   const auto result = crawl({}, [](crawl_options& o) { o.max_tasks = 1; });
   EXPECT_EQ(result.records.size(), 4u);
   EXPECT_EQ(server_.connections(), 1u);
+  // The result counts what the server saw.
+  EXPECT_EQ(result.connections, 1u);
+  EXPECT_EQ(result.requests, 4u);
 }
 
 TEST_F(CrawlTest, IdleConnectionClosedByTheServerIsReplacedWithoutATry) {
@@ -508,6 +511,8 @@ TEST_F(CrawlTest, IdleConnectionClosedByTheServerIsReplacedWithoutATry) {
     o.max_tries = 1;
   });
   ASSERT_EQ(result.records.size(), 3u);
+  EXPECT_EQ(result.connections, server_.connections());
+  EXPECT_EQ(result.requests, 3u + (server_.connections() - 1));  // replaced ones sent twice
   for (const auto& r : result.records) {
     EXPECT_EQ(r.status, 200u) << r.url;
     EXPECT_EQ(r.tries, 1) << r.url;

@@ -35,6 +35,8 @@ crawl_result sample_result() {
   result.broken = {{"http://a.test/missing", 404, std::nullopt, {"http://a.test/"}},
                    {"http://a.test/slow", std::nullopt, "timed out", {"http://a.test/"}}};
   result.elapsed = std::chrono::milliseconds(1500);
+  result.requests = 8;
+  result.connections = 3;
   return result;
 }
 
@@ -99,6 +101,8 @@ TEST(JsonSummary, FollowsTheSchema) {
   EXPECT_EQ(doc.at("passed"), false);
   EXPECT_EQ(doc.at("stats").at("fail_timeout"), 1);
   EXPECT_FALSE(doc.at("stats").as_object().contains("status_200"));
+  EXPECT_EQ(doc.at("connections"),
+            json::parse(R"({"opened": 3, "requests": 8, "requests_per_connection": 2.667})"));
 
   const auto& urls = doc.at("urls").as_array();
   ASSERT_EQ(urls.size(), 5u);
@@ -140,6 +144,7 @@ TEST(TextReport, OneLinePerUrlBrokenLinksCountersVerdict) {
                       "    linked from http://a.test/\n"),
             std::string::npos);
   EXPECT_NE(text.find("Finished 5 urls in 1.500 secs (max_tasks=100)"), std::string::npos);
+  EXPECT_NE(text.find("\n8 requests over 3 connections (2.7 each)\n"), std::string::npos);
   EXPECT_NE(text.find("       100 html_bytes\n"), std::string::npos);
   EXPECT_TRUE(text.ends_with("FAILED: 2 broken URLs of 5 checked\n")) << text;
 }

@@ -2,6 +2,7 @@
 // Running a whole crawl: the library's entry point for programs other than the CLI.
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ struct crawl_result {
   bool interrupted = false;               ///< stopped by a signal before the end
   bool timed_out = false;                 ///< stopped by max_time before the end
   std::chrono::duration<double> elapsed{0};
+  std::uint64_t requests = 0;     ///< HTTP requests sent, retries included
+  std::uint64_t connections = 0;  ///< connections opened: requests / connections is the reuse
 };
 
 /// True when nothing is broken and the crawl ran to its end; with `fail_on_rate_limit`,
