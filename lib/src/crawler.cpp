@@ -155,8 +155,8 @@ void crawler::arm_wake_up() {
 }
 
 asio::awaitable<void> crawler::fetch(work_item item) {
-  const auto& entry = urls_[item.url];
-  const auto target = split_http_url(entry.url);  // in scope, so http(s)
+  const std::string_view url = store_->urls()[item.url];
+  const auto target = split_http_url(url);  // in scope, so http(s)
   auto fetched = co_await client_.get(*target, headers_for(target->host));
   frontier_.release(item.origin);
   if (stopping_) co_return;
@@ -164,7 +164,7 @@ asio::awaitable<void> crawler::fetch(work_item item) {
 
   if (const auto delay = retry_delay(item, fetched)) {
     const auto why = fetched.ec ? fetched.error : std::to_string(fetched.response.status);
-    spdlog::info("try {} for {} failed ({}): retrying{}", item.tries, entry.url, why,
+    spdlog::info("try {} for {} failed ({}): retrying{}", item.tries, url, why,
                  delay->count() > 0
                      ? fmt::format(" in {:.1f} s", std::chrono::duration<double>(*delay).count())
                      : "");
@@ -174,19 +174,18 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   }
   dispatch();  // this item's slot is free for another
 
-  fetch_record record{.url = entry.url, .tries = item.tries};
-  if (entry.referrer) record.referrer = urls_[*entry.referrer].url;
+  fetch_record record{.url = std::string(url), .tries = item.tries};
   if (fetched.ec == fetch_errc::body_too_large && fetched.response.status != 0) {
     record.status = fetched.response.status;  // the header came: only the body is too big
     record.error = fetched.error;
     record.size = options_.max_body;
     if (const auto media = parse_content_type(fetched.response.content_type))
       record.content_type = media->type;
-    spdlog::warn("{}: body larger than {} bytes: not read further", entry.url, options_.max_body);
+    spdlog::warn("{}: body larger than {} bytes: not read further", url, options_.max_body);
   } else if (fetched.ec) {
     record.error = fetched.error;
     record.failure = failure_kind(fetched.ec);
-    spdlog::warn("{} failed after {} {}: {}", entry.url, record.tries,
+    spdlog::warn("{} failed after {} {}: {}", url, record.tries,
                  record.tries == 1 ? "try" : "tries", *record.error);
   } else if (is_redirect_status(fetched.response.status)) {
     follow_redirect(item, fetched.response, record);
@@ -287,13 +286,12 @@ asio::awaitable<std::vector<std::string>> crawler::parse_links(std::string body,
                                     asio::use_awaitable);
 }
 
-void crawler::add_url(std::string url, int redirects_left, std::optional<url_id> referrer) {
-  const auto id = static_cast<url_id>(urls_.size());
-  auto& entry = urls_.emplace_back(url_entry{.url = std::move(url), .referrer = referrer});
-  if (referrer) entry.referrers.push_back(*referrer);
-  seen_.emplace(entry.url, id);
+void crawler::add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer) {
+  const auto id = store_->urls().add(url);
+  urls_.push_back({.referrer = referrer.value_or(kNoUrl)});
+  if (referrer) referrers_[id].push_back(*referrer);
   ++unfinished_;
-  const auto target = split_http_url(entry.url);
+  const auto target = split_http_url(url);
   enqueue({.url = id,
            .redirects_left = redirects_left,
            .tries = 0,
@@ -308,16 +306,23 @@ void crawler::enqueue(work_item item) {
 }
 
 void crawler::note_link(url_id from, url_id to) {
-  auto& entry = urls_[to];
-  if (!entry.finished || entry.keeps_referrers) entry.referrers.push_back(from);
+  const auto& state = urls_[to];
+  if (!state.finished || state.keeps_referrers) referrers_[to].push_back(from);
 }
 
 void crawler::finish(url_id id, fetch_record record) {
-  auto& entry = urls_[id];
-  entry.finished = true;
-  entry.keeps_referrers = is_broken(record) || is_rate_limited(record);
-  if (!entry.keeps_referrers) std::vector<url_id>{}.swap(entry.referrers);
-  records_.push_back(std::move(record));
+  auto& state = urls_[id];
+  state.finished = true;
+  state.keeps_referrers = is_broken(record) || is_rate_limited(record);
+  if (state.keeps_referrers) {
+    problems_.push_back(
+        {.id = id,
+         .rate_limited = !is_broken(record),
+         .link = {.url = record.url, .status = record.status, .error = record.error}});
+  } else {
+    referrers_.erase(id);
+  }
+  store_->add(id, state.referrer == kNoUrl ? std::nullopt : std::optional(state.referrer), record);
   if (--unfinished_ == 0) all_done_.try_send(error_code{});
 }
 
@@ -330,8 +335,7 @@ void crawler::worker_exited(std::exception_ptr error) {
 }
 
 std::optional<crawler::url_id> crawler::find(std::string_view url) const {
-  if (const auto it = seen_.find(url); it != seen_.end()) return it->second;
-  return std::nullopt;
+  return store_->urls().find(url);
 }
 
 const std::vector<http_header>& crawler::headers_for(const std::string& host) {
@@ -340,27 +344,24 @@ const std::vector<http_header>& crawler::headers_for(const std::string& host) {
   return it->second;
 }
 
-crawl_result crawler::result() const {
+crawl_result crawler::result() {
   crawl_result result{.roots = roots_,
-                      .records = records_,
                       .interrupted = interrupted_,
                       .timed_out = timed_out_,
                       .elapsed = elapsed_,
                       .requests = client_.requests(),
                       .connections = client_.connections()};
-  std::ranges::sort(result.records, {}, &fetch_record::url);
-  for (const auto& record : result.records) {
-    const bool broken = is_broken(record);
-    if (!broken && !is_rate_limited(record)) continue;
-    const auto& entry = urls_[*find(record.url)];
-    broken_link link{.url = record.url, .status = record.status, .error = record.error};
-    for (const auto referrer : entry.referrers)
-      link.referrers.push_back(urls_[referrer].url);
-    std::ranges::sort(link.referrers);
-    link.referrers.erase(std::unique(link.referrers.begin(), link.referrers.end()),
-                         link.referrers.end());
-    (broken ? result.broken : result.rate_limited).push_back(std::move(link));
+  std::ranges::sort(problems_, {}, [](const problem& p) { return p.link.url; });
+  for (auto& [id, rate_limited, link] : problems_) {
+    auto& referrers = referrers_[id];
+    std::ranges::sort(referrers, {}, [this](url_id r) { return store_->urls()[r]; });
+    referrers.erase(std::unique(referrers.begin(), referrers.end()), referrers.end());
+    for (const auto referrer : referrers)
+      link.referrers.emplace_back(store_->urls()[referrer]);
+    (rate_limited ? result.rate_limited : result.broken).push_back(std::move(link));
   }
+  store_->sort_by_url();
+  result.records = record_list(store_);
   return result;
 }
 

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +33,7 @@
 #include "corocrawl/options.hpp"
 #include "corocrawl/record.hpp"
 #include "corocrawl/scope.hpp"
+#include "crawl_store.hpp"
 #include "frontier.hpp"
 #include "http_client.hpp"
 
@@ -53,21 +55,19 @@ class crawler {
   /// interrupted. Call on the executor's thread.
   void stop();
 
-  /// What the crawl found; call once crawl() has returned.
-  crawl_result result() const;
+  /// What the crawl found; call once, after crawl() has returned.
+  crawl_result result();
 
  private:
-  using url_id = std::uint32_t;
+  using url_id = url_table::id;
   using work_item = frontier::item;
   using clock = std::chrono::steady_clock;
-  // One per URL seen. `referrers` lists the pages linking here while the URL may still turn
-  // out broken (or rate limited); it is dropped once the URL is known to be fine.
-  struct url_entry {
-    std::string url;
-    std::optional<url_id> referrer;  // the first page that linked here
+  static constexpr url_id kNoUrl = 0xffff'ffff;
+  // One per URL seen (its URL is in store_->urls() under the same id).
+  struct url_state {
+    url_id referrer = kNoUrl;  // the first page that linked here
     bool finished = false;
-    bool keeps_referrers = false;
-    std::vector<url_id> referrers;
+    bool keeps_referrers = false;  // broken or rate limited: referrers_ keeps its list
   };
   using work_channel =
       boost::asio::experimental::channel<void(boost::system::error_code, work_item)>;
@@ -83,7 +83,7 @@ class crawler {
                                          fetch_record& record);
   boost::asio::awaitable<std::vector<std::string>> parse_links(std::string body,
                                                                std::string page_url);
-  void add_url(std::string url, int redirects_left, std::optional<url_id> referrer);
+  void add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer);
   void enqueue(work_item item);
   void dispatch();
   void arm_wake_up();
@@ -102,8 +102,18 @@ class crawler {
   boost::asio::thread_pool parse_pool_;
   std::unordered_map<std::string, std::vector<http_header>> headers_by_host_;
 
-  std::deque<url_entry> urls_;                         // by url_id; never moves its strings
-  std::unordered_map<std::string_view, url_id> seen_;  // views into urls_
+  // The URLs seen and the records; the result shares it.
+  std::shared_ptr<crawl_store> store_ = std::make_shared<crawl_store>();
+  std::deque<url_state> urls_;  // by url_id
+  // The pages linking to each URL that may still turn out broken (or rate limited); a URL's
+  // list goes once it is known to be fine.
+  std::unordered_map<url_id, std::vector<url_id>> referrers_;
+  struct problem {
+    url_id id;
+    bool rate_limited;
+    broken_link link;  // without its referrers until the end
+  };
+  std::vector<problem> problems_;  // broken or rate limited URLs
   frontier frontier_;
   work_channel handoff_;            // unbuffered: hands an item straight to an idle worker
   int idle_workers_ = 0;            // workers waiting on handoff_
@@ -119,7 +129,6 @@ class crawler {
   bool interrupted_ = false;
   bool timed_out_ = false;
   std::exception_ptr worker_failure_;
-  std::vector<fetch_record> records_;
   std::chrono::duration<double> elapsed_{0};
 };
 

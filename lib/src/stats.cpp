@@ -4,7 +4,7 @@
 
 namespace corocrawl {
 
-std::map<std::string, std::uint64_t> compute_stats(std::span<const fetch_record> records) {
+std::map<std::string, std::uint64_t> compute_stats(const record_list& records) {
   std::map<std::string, std::uint64_t> stats;
   for (const char* always : {"urls", "html", "html_bytes", "other", "other_bytes", "redirect",
                              "error", "error_bytes", "fail", "rate_limited"})

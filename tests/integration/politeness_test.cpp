@@ -97,8 +97,8 @@ TEST(Politeness, RetryAfterSecondsIsHonoured) {
   });
   server.add_page("/next");
   const auto result = run_crawl(options_for({server.url("/")}));
-  const auto* root = find_record(result, server.url("/"));
-  ASSERT_NE(root, nullptr);
+  const auto root = find_record(result, server.url("/"));
+  ASSERT_TRUE(root);
   EXPECT_EQ(root->status, 200u);
   EXPECT_EQ(root->tries, 2);
   EXPECT_TRUE(passed(result));
@@ -166,8 +166,8 @@ TEST(Politeness, StillRateLimitedAtTheEndIsReportedApart) {
   options.max_tries = 3;
   const auto result = run_crawl(options);
   EXPECT_EQ(server.requests_for("/busy"), 3u);
-  const auto* busy = find_record(result, server.url("/busy"));
-  ASSERT_NE(busy, nullptr);
+  const auto busy = find_record(result, server.url("/busy"));
+  ASSERT_TRUE(busy);
   EXPECT_EQ(busy->status, 429u);
   EXPECT_EQ(busy->tries, 3);
   EXPECT_TRUE(result.broken.empty());

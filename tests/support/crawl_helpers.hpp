@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,18 +22,18 @@ inline crawl_options options_for(std::vector<std::string> roots) {
   return options;
 }
 
-/// The record of `url`, or nullptr.
-inline const fetch_record* find_record(const crawl_result& result, const std::string& url) {
+/// The record of `url`, if there is one.
+inline std::optional<fetch_record> find_record(const crawl_result& result, const std::string& url) {
   const auto it = std::ranges::find(result.records, url, &fetch_record::url);
-  return it == result.records.end() ? nullptr : &*it;
+  if (it == result.records.end()) return std::nullopt;
+  return *it;
 }
 
 /// The record of `url`; fails the test (and gives an empty record) when there is none.
-inline const fetch_record& record(const crawl_result& result, const std::string& url) {
-  if (const auto* found = find_record(result, url)) return *found;
+inline fetch_record record(const crawl_result& result, const std::string& url) {
+  if (auto found = find_record(result, url)) return std::move(*found);
   ADD_FAILURE() << "no record for " << url;
-  static const fetch_record none;
-  return none;
+  return {};
 }
 
 /// The URLs of the records, in the result's order (sorted).

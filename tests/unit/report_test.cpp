@@ -23,15 +23,16 @@ fetch_record page(std::string url, unsigned status, std::string type, std::uint6
 crawl_result sample_result() {
   crawl_result result;
   result.roots = {"http://a.test/"};
+  auto home = page("http://a.test/", 200, "text/html", 100);
+  home.num_urls = 4;
+  home.num_new_urls = 4;
   result.records = {
-      page("http://a.test/", 200, "text/html", 100),
+      home,
       page("http://a.test/logo.png", 200, "image/png", 40),
       page("http://a.test/missing", 404, "text/html", 9),
       {.url = "http://a.test/old", .status = 301, .next_url = "http://a.test/", .tries = 1},
       {.url = "http://a.test/slow", .error = "timed out", .failure = "timeout", .tries = 4},
   };
-  result.records[0].num_urls = 4;
-  result.records[0].num_new_urls = 4;
   result.broken = {{"http://a.test/missing", 404, std::nullopt, {"http://a.test/"}},
                    {"http://a.test/slow", std::nullopt, "timed out", {"http://a.test/"}}};
   result.elapsed = std::chrono::milliseconds(1500);

@@ -13,7 +13,7 @@ namespace corocrawl {
 
 struct crawl_result {
   std::vector<std::string> roots;         ///< root URLs crawled (directories as served)
-  std::vector<fetch_record> records;      ///< one per URL fetched, sorted by url
+  record_list records;                    ///< one per URL fetched, sorted by url
   std::vector<broken_link> broken;        ///< sorted by url
   std::vector<broken_link> rate_limited;  ///< still answering 429 at the end; sorted by url
   bool interrupted = false;               ///< stopped by a signal before the end

@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <map>
 #include <ostream>
-#include <span>
 #include <string>
 
 #include "corocrawl/crawl.hpp"
@@ -16,7 +15,7 @@ namespace corocrawl {
 /// The seed's report categories: urls, html, html_bytes, other, other_bytes, redirect, error,
 /// error_bytes, fail, and rate_limited are always present; status_NNN and fail_<kind> only
 /// when non-zero.
-std::map<std::string, std::uint64_t> compute_stats(std::span<const fetch_record> records);
+std::map<std::string, std::uint64_t> compute_stats(const record_list& records);
 
 /// Writes the corocrawl-summary/1 JSON document (see README) followed by a newline.
 void write_json_summary(std::ostream& out, const crawl_result& result,
