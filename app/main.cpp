@@ -7,6 +7,7 @@
  * This file is a thin shell: parse the command line, set up logging, run the library's
  * crawl, write the outputs.
  */
+#include <malloc.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
@@ -59,6 +60,13 @@ void raise_open_file_limit() {
   }
 }
 
+// One malloc heap for all threads: the parse threads build their trees in arenas of their own
+// and allocate little else, and a heap per thread would keep its freed pages (~15% of peak
+// memory on the Python docs).
+void use_one_heap() {
+  mallopt(M_ARENA_MAX, 1);
+}
+
 int fail(int status, std::string_view message) {
   std::cerr << "corocrawl: error: " << message << '\n';
   return status;
@@ -93,6 +101,7 @@ int main(int argc, char** argv) {
 
   set_up_logging(settings.verbosity);
   raise_open_file_limit();
+  use_one_heap();
   settings.crawl.stop_on_signals = true;
   corocrawl::crawl_result result;
   try {

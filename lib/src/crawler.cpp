@@ -38,9 +38,22 @@ http_client_options client_options(const crawl_options& options) {
           .proxy = options.proxy};
 }
 
+// Runs `action` when it goes out of scope.
+template <class Action>
+class on_exit {
+ public:
+  explicit on_exit(Action action) : action_(std::move(action)) {}
+  on_exit(const on_exit&) = delete;
+  on_exit& operator=(const on_exit&) = delete;
+  ~on_exit() { action_(); }
+
+ private:
+  Action action_;
+};
+
 // A plain function, not a lambda: GCC 12 frees a coroutine lambda's captures twice.
 asio::awaitable<std::vector<std::string>> links_of(std::string body, std::string page_url) {
-  co_return extract_links(body, page_url);
+  co_return extract_links_taking(std::move(body), page_url);
 }
 
 }  // namespace
@@ -55,12 +68,14 @@ crawler::crawler(asio::any_io_executor executor, const crawl_options& options,
                                       : std::max(1U, std::thread::hardware_concurrency())),
       frontier_(options.max_per_host, options.rate_limit),
       handoff_(executor, 0),
+      big_page_turn_(executor, 1),
       wake_(executor),
       all_done_(executor, 1),
       workers_gone_(executor, 1),
       time_limit_(executor) {
   for (const auto& root : roots_)
     if (const auto target = split_http_url(root)) root_hosts_.push_back(target->host);
+  big_page_turn_.try_send(error_code{});
 }
 
 asio::awaitable<void> crawler::crawl() {
@@ -92,6 +107,7 @@ asio::awaitable<void> crawler::crawl() {
   // ... and stop them: idle workers wait on the channel, busy ones (after halt()) are
   // cancelled.
   handoff_.close();
+  big_page_turn_.close();
   wake_.cancel();
   time_limit_.cancel();
   for (auto& worker_stop : worker_stops_)
@@ -158,7 +174,12 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   const std::string_view url = store_->urls()[item.url];
   const auto target = split_http_url(url);  // in scope, so http(s)
   auto fetched = co_await client_.get(*target, headers_for(target->host));
-  frontier_.release(item.origin);
+  // The origin's slot is held until the page is read: pages waiting for a parse thread count
+  // against max_per_host, which bounds the memory their bodies take.
+  const on_exit release_slot([this, origin = item.origin] {
+    frontier_.release(origin);
+    if (!stopping_) dispatch();
+  });
   if (stopping_) co_return;
   ++item.tries;
 
@@ -172,7 +193,6 @@ asio::awaitable<void> crawler::fetch(work_item item) {
     enqueue(item);
     co_return;
   }
-  dispatch();  // this item's slot is free for another
 
   fetch_record record{.url = std::string(url), .tries = item.tries};
   if (fetched.ec == fetch_errc::body_too_large && fetched.response.status != 0) {
@@ -260,7 +280,14 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   if (!record.encoding) record.encoding = "utf-8";
   if (response.status / 100 != 2) co_return;  // error pages' links are not the site's
 
+  // A parse tree takes about ten times its page's size: big pages take turns, so that no two
+  // of their trees are in memory at once.
+  const bool big = response.body.size() > big_page;
+  if (big) {
+    if (auto [ec] = co_await big_page_turn_.async_receive(use_tuple); ec) co_return;
+  }
   auto links = co_await parse_links(std::move(response.body), record.url);
+  if (big) big_page_turn_.try_send(error_code{});
   if (stopping_) co_return;
   for (auto& link : links) {
     if (link.size() > max_url_length)

@@ -115,7 +115,9 @@ class crawler {
   };
   std::vector<problem> problems_;  // broken or rate limited URLs
   frontier frontier_;
-  work_channel handoff_;            // unbuffered: hands an item straight to an idle worker
+  work_channel handoff_;  // unbuffered: hands an item straight to an idle worker
+  static constexpr std::size_t big_page = 512 * 1024;
+  event big_page_turn_;             // holds the one turn to parse a page larger than big_page
   int idle_workers_ = 0;            // workers waiting on handoff_
   boost::asio::steady_timer wake_;  // when the frontier will have something for them
   std::size_t unfinished_ = 0;      // the join counter

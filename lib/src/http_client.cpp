@@ -156,17 +156,10 @@ bool is_retryable(const error_code& ec) {
 }
 
 http_client::http_client(asio::any_io_executor executor, http_client_options options)
-    : executor_(std::move(executor)), options_(std::move(options)), tls_(ssl::context::tls_client) {
-  SSL_CTX_set_min_proto_version(tls_.native_handle(), TLS1_2_VERSION);
-  tls_.set_default_verify_paths();
-  if (!options_.ca_file.empty()) {
-    error_code ec;
-    tls_.load_verify_file(options_.ca_file, ec);
-    if (ec)
-      throw config_error("ca_file: cannot load CA certificates from \"" + options_.ca_file +
-                         "\": " + ec.message());
-  }
-  tls_.set_verify_mode(options_.insecure ? ssl::verify_none : ssl::verify_peer);
+    : executor_(std::move(executor)), options_(std::move(options)) {
+  // A bad CA file is a config error before the crawl; otherwise OpenSSL is set up (4 MB of
+  // it paged in) only when the first https URL comes.
+  if (!options_.ca_file.empty()) tls();
   if (!options_.proxy.http_proxy.empty())
     http_proxy_ = parse_proxy("http proxy", options_.proxy.http_proxy);
   if (!options_.proxy.https_proxy.empty())
@@ -174,6 +167,24 @@ http_client::http_client(asio::any_io_executor executor, http_client_options opt
 }
 
 http_client::~http_client() = default;
+
+ssl::context& http_client::tls() {
+  if (tls_) return *tls_;
+  auto& tls = tls_.emplace(ssl::context::tls_client);
+  SSL_CTX_set_min_proto_version(tls.native_handle(), TLS1_2_VERSION);
+  tls.set_default_verify_paths();
+  if (!options_.ca_file.empty()) {
+    error_code ec;
+    tls.load_verify_file(options_.ca_file, ec);
+    if (ec) {
+      tls_.reset();
+      throw config_error("ca_file: cannot load CA certificates from \"" + options_.ca_file +
+                         "\": " + ec.message());
+    }
+  }
+  tls.set_verify_mode(options_.insecure ? ssl::verify_none : ssl::verify_peer);
+  return tls;
+}
 
 const proxy_endpoint* http_client::proxy_for(const http_target& target) const {
   const auto& proxy = target.https ? https_proxy_ : http_proxy_;
@@ -285,7 +296,7 @@ asio::awaitable<http_client::result> http_client::tunnel(connection& conn,
 asio::awaitable<http_client::result> http_client::handshake(connection& conn,
                                                             const http_target& target) {
   beast::tcp_stream plain = std::move(std::get<beast::tcp_stream>(conn.stream));
-  auto& stream = conn.stream.emplace<beast::ssl_stream<beast::tcp_stream>>(std::move(plain), tls_);
+  auto& stream = conn.stream.emplace<beast::ssl_stream<beast::tcp_stream>>(std::move(plain), tls());
   SSL* session = stream.native_handle();
   const bool ip_literal = is_ip_literal(target.host);
   if (!ip_literal) SSL_set_tlsext_host_name(session, target.host.c_str());  // SNI

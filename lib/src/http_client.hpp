@@ -103,6 +103,7 @@ class http_client {
     std::unique_ptr<boost::asio::steady_timer> ready;
   };
 
+  boost::asio::ssl::context& tls();
   const proxy_endpoint* proxy_for(const http_target& target) const;
   boost::asio::awaitable<result> open(const http_target& target, const proxy_endpoint* proxy,
                                       deadline until, std::unique_ptr<connection>& out);
@@ -121,7 +122,7 @@ class http_client {
 
   boost::asio::any_io_executor executor_;
   http_client_options options_;
-  boost::asio::ssl::context tls_;
+  std::optional<boost::asio::ssl::context> tls_;  // made by tls() when first needed
   std::optional<proxy_endpoint> http_proxy_;
   std::optional<proxy_endpoint> https_proxy_;
   std::unordered_map<std::string, std::vector<std::unique_ptr<connection>>> idle_;  // by route

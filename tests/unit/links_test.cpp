@@ -564,6 +564,13 @@ TEST(CompactReading, TextAndAttributesDoNotHideLinks) {
             (links{"http://example.com/dir/one", "http://example.com/dir/two"}));
 }
 
+TEST(CompactReading, APageHandedOverGivesTheSameLinksAndIsFreed) {
+  std::string page = "<p>text</p><a href=one>1</a>" + std::string(5000, ' ') + "<a href=two>";
+  const links expected = extract(page);
+  EXPECT_EQ(extract_links_taking(std::move(page), kPage), expected);
+  EXPECT_EQ(expected.size(), 2u);
+}
+
 TEST(CompactReading, TextBeforeAFramesetStillKeepsTheBody) {
   // Text makes the tree builder ignore a later <frameset>, which would otherwise replace the
   // body and its link.

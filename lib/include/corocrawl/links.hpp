@@ -22,4 +22,8 @@ enum class markup_reading { compact, whole };
 std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,
                                        markup_reading reading = markup_reading::compact);
 
+/// The same, reading compacted, for a page handed over: it is freed as soon as its compacted
+/// copy is made, so a large page and its parse tree are not in memory at once.
+std::vector<std::string> extract_links_taking(std::string&& html, std::string_view page_url);
+
 }  // namespace corocrawl
