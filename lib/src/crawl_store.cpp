@@ -1,46 +1,73 @@
 #include "crawl_store.hpp"
 
 #include <algorithm>
-#include <numeric>
 
 namespace corocrawl {
 
-void crawl_store::add(url_table::id url, std::optional<url_table::id> referrer,
-                      const fetch_record& record) {
-  records_.push_back({.url = url,
-                      .referrer = referrer.value_or(kNone),
-                      .size = record.size,
-                      .num_urls = static_cast<std::uint32_t>(record.num_urls),
-                      .num_new_urls = static_cast<std::uint32_t>(record.num_new_urls),
-                      .tries = record.tries,
-                      .status = record.status.value_or(0),
-                      .next_url = label(record.next_url),
-                      .error = label(record.error),
-                      .failure = label(record.failure),
-                      .content_type = label(record.content_type),
-                      .encoding = label(record.encoding)});
+crawl_store::url_id crawl_store::add_url(std::string_view url, std::optional<url_id> referrer) {
+  const url_id id = urls_.add(url);
+  auto& added = entries_.emplace_back();
+  if (referrer) {
+    added.referrer = *referrer;
+    referrer_lists_.add(added.referrers, *referrer);
+  }
+  return id;
+}
+
+void crawl_store::note_link(url_id from, url_id to) {
+  auto& target = entries_[to];
+  if (!target.finished || target.keeps_referrers) referrer_lists_.add(target.referrers, from);
+}
+
+void crawl_store::finish(url_id id, const fetch_record& record, bool keep_referrers) {
+  auto& done = entries_[id];
+  done.finished = true;
+  done.keeps_referrers = keep_referrers;
+  if (!keep_referrers) referrer_lists_.clear(done.referrers);
+  done.size = record.size;
+  done.num_urls = static_cast<std::uint32_t>(record.num_urls);
+  done.num_new_urls = static_cast<std::uint32_t>(record.num_new_urls);
+  done.tries = record.tries;
+  done.status = static_cast<std::uint16_t>(record.status.value_or(0));
+  done.next_url = label(record.next_url);
+  done.error = label(record.error);
+  done.failure = label(record.failure);
+  done.content_type = label(record.content_type);
+  done.encoding = label(record.encoding);
+}
+
+std::vector<std::string> crawl_store::referrers(url_id id) const {
+  std::vector<std::string> pages;
+  for (const url_id page : referrer_lists_.ids(entries_[id].referrers))
+    pages.emplace_back(urls_[page]);
+  std::ranges::sort(pages);
+  pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+  return pages;
 }
 
 void crawl_store::sort_by_url() {
-  order_.resize(records_.size());
-  std::iota(order_.begin(), order_.end(), 0U);
-  std::ranges::sort(order_, {}, [this](std::uint32_t i) { return urls_[records_[i].url]; });
+  order_.clear();
+  for (url_id id = 0; id < entries_.size(); ++id) {
+    if (entries_[id].finished) order_.push_back(id);
+  }
+  std::ranges::sort(order_, {}, [this](url_id id) { return urls_[id]; });
 }
 
 fetch_record crawl_store::at(std::size_t index) const {
-  const auto& r = records_[order_.empty() ? index : order_[index]];
-  fetch_record record{.url = std::string(urls_[r.url]),
-                      .next_url = text(r.next_url),
-                      .error = text(r.error),
-                      .failure = text(r.failure),
-                      .tries = r.tries,
-                      .size = r.size,
-                      .content_type = text(r.content_type),
-                      .encoding = text(r.encoding),
-                      .num_urls = r.num_urls,
-                      .num_new_urls = r.num_new_urls};
-  if (r.status != 0) record.status = r.status;
-  if (r.referrer != kNone) record.referrer = std::string(urls_[r.referrer]);
+  const url_id id = order_[index];
+  const auto& e = entries_[id];
+  fetch_record record{.url = std::string(urls_[id]),
+                      .next_url = text(e.next_url),
+                      .error = text(e.error),
+                      .failure = text(e.failure),
+                      .tries = e.tries,
+                      .size = e.size,
+                      .content_type = text(e.content_type),
+                      .encoding = text(e.encoding),
+                      .num_urls = e.num_urls,
+                      .num_new_urls = e.num_new_urls};
+  if (e.status != 0) record.status = e.status;
+  if (e.referrer != kNone) record.referrer = std::string(urls_[e.referrer]);
   return record;
 }
 

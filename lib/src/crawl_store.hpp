@@ -1,60 +1,82 @@
 #pragma once
-// A crawl's URLs and records in compact tables: every URL stored once and referred to by
-// number, repeated strings (content types, errors) stored once. It is the record_source of
-// the crawl's result, so the result shares the tables instead of copying them.
+// What a crawl knows about each URL it has seen, in compact tables: the URL stored once and
+// known by number, the first page linking to it, the pages linking to it while it may still
+// turn out broken, and its record once fetched, with repeated strings (content types,
+// errors) stored once. It is the record_source of the crawl's result, so the result shares
+// the tables instead of copying them.
 
 #include <cstdint>
 #include <deque>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "corocrawl/record.hpp"
+#include "referrer_lists.hpp"
 #include "url_table.hpp"
 
 namespace corocrawl {
 
 class crawl_store final : public record_source {
  public:
-  url_table& urls() { return urls_; }
-  const url_table& urls() const { return urls_; }
+  using url_id = url_table::id;
 
-  /// Adds the record of URL `url` whose first referrer is `referrer`; `record.url` and
-  /// `record.referrer` are not read: the ids say them.
-  void add(url_table::id url, std::optional<url_table::id> referrer, const fetch_record& record);
+  /// The id of `url`, if it was added.
+  std::optional<url_id> find(std::string_view url) const { return urls_.find(url); }
+  std::string_view url(url_id id) const { return urls_[id]; }
 
-  /// Orders the records by URL; call once every record is in.
+  /// Adds a URL not seen before; `referrer`, the page that first linked to it, also starts
+  /// its list of referrers.
+  url_id add_url(std::string_view url, std::optional<url_id> referrer);
+
+  /// Notes that page `from` links to `to`: kept while `to` may still turn out broken, that
+  /// is until it is finished without keep_referrers.
+  void note_link(url_id from, url_id to);
+
+  /// Stores the record of `id` (`record.url` and `record.referrer` are not read: the store
+  /// knows them). With `keep_referrers` the list of pages linking to `id` is kept for the
+  /// report, else it goes.
+  void finish(url_id id, const fetch_record& record, bool keep_referrers);
+
+  /// The distinct pages linking to `id`, sorted.
+  std::vector<std::string> referrers(url_id id) const;
+
+  /// Orders the records by URL; call once every record is in, before reading them.
   void sort_by_url();
 
-  /// The records, sorted once sort_by_url() has run.
-  std::size_t size() const override { return records_.size(); }
+  /// The records of the finished URLs, by URL (after sort_by_url()).
+  std::size_t size() const override { return order_.size(); }
   fetch_record at(std::size_t index) const override;
 
  private:
   static constexpr std::uint32_t kNone = 0xffff'ffff;
-  struct stored_record {
-    url_table::id url;
-    url_table::id referrer;
-    std::uint64_t size;
-    std::uint32_t num_urls;
-    std::uint32_t num_new_urls;
-    std::int32_t tries;
-    std::uint32_t status;  // 0: none
+  struct entry {
+    url_id referrer = kNone;
+    referrer_lists::handle referrers = referrer_lists::kEmpty;
+    std::uint64_t size = 0;
+    std::uint32_t num_urls = 0;
+    std::uint32_t num_new_urls = 0;
+    std::int32_t tries = 0;
+    std::uint16_t status = 0;  // 0: none
+    bool finished = false;
+    bool keeps_referrers = false;
     // Labels: indexes into labels_, or kNone.
-    std::uint32_t next_url;
-    std::uint32_t error;
-    std::uint32_t failure;
-    std::uint32_t content_type;
-    std::uint32_t encoding;
+    std::uint32_t next_url = kNone;
+    std::uint32_t error = kNone;
+    std::uint32_t failure = kNone;
+    std::uint32_t content_type = kNone;
+    std::uint32_t encoding = kNone;
   };
 
   std::uint32_t label(const std::optional<std::string>& text);
   std::optional<std::string> text(std::uint32_t label) const;
 
   url_table urls_;
-  std::deque<stored_record> records_;
-  std::vector<std::uint32_t> order_;  // indexes into records_, by URL
+  std::deque<entry> entries_;  // by url_id
+  referrer_lists referrer_lists_;
+  std::vector<url_id> order_;  // the finished URLs, by URL
   std::deque<std::string> labels_;
   std::unordered_map<std::string_view, std::uint32_t> label_ids_;  // views into labels_
 };

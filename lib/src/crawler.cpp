@@ -171,7 +171,7 @@ void crawler::arm_wake_up() {
 }
 
 asio::awaitable<void> crawler::fetch(work_item item) {
-  const std::string_view url = store_->urls()[item.url];
+  const std::string_view url = store_->url(item.url);
   const auto target = split_http_url(url);  // in scope, so http(s)
   auto fetched = co_await client_.get(*target, headers_for(target->host));
   // The origin's slot is held until the page is read: pages waiting for a parse thread count
@@ -314,9 +314,7 @@ asio::awaitable<std::vector<std::string>> crawler::parse_links(std::string body,
 }
 
 void crawler::add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer) {
-  const auto id = store_->urls().add(url);
-  urls_.push_back({.referrer = referrer.value_or(kNoUrl)});
-  if (referrer) referrers_[id].push_back(*referrer);
+  const auto id = store_->add_url(url, referrer);
   ++unfinished_;
   const auto target = split_http_url(url);
   enqueue({.url = id,
@@ -333,23 +331,18 @@ void crawler::enqueue(work_item item) {
 }
 
 void crawler::note_link(url_id from, url_id to) {
-  const auto& state = urls_[to];
-  if (!state.finished || state.keeps_referrers) referrers_[to].push_back(from);
+  store_->note_link(from, to);
 }
 
 void crawler::finish(url_id id, fetch_record record) {
-  auto& state = urls_[id];
-  state.finished = true;
-  state.keeps_referrers = is_broken(record) || is_rate_limited(record);
-  if (state.keeps_referrers) {
+  const bool keep_referrers = is_broken(record) || is_rate_limited(record);
+  if (keep_referrers) {
     problems_.push_back(
         {.id = id,
          .rate_limited = !is_broken(record),
          .link = {.url = record.url, .status = record.status, .error = record.error}});
-  } else {
-    referrers_.erase(id);
   }
-  store_->add(id, state.referrer == kNoUrl ? std::nullopt : std::optional(state.referrer), record);
+  store_->finish(id, record, keep_referrers);
   if (--unfinished_ == 0) all_done_.try_send(error_code{});
 }
 
@@ -362,7 +355,7 @@ void crawler::worker_exited(std::exception_ptr error) {
 }
 
 std::optional<crawler::url_id> crawler::find(std::string_view url) const {
-  return store_->urls().find(url);
+  return store_->find(url);
 }
 
 const std::vector<http_header>& crawler::headers_for(const std::string& host) {
@@ -380,11 +373,7 @@ crawl_result crawler::result() {
                       .connections = client_.connections()};
   std::ranges::sort(problems_, {}, [](const problem& p) { return p.link.url; });
   for (auto& [id, rate_limited, link] : problems_) {
-    auto& referrers = referrers_[id];
-    std::ranges::sort(referrers, {}, [this](url_id r) { return store_->urls()[r]; });
-    referrers.erase(std::unique(referrers.begin(), referrers.end()), referrers.end());
-    for (const auto referrer : referrers)
-      link.referrers.emplace_back(store_->urls()[referrer]);
+    link.referrers = store_->referrers(id);
     (rate_limited ? result.rate_limited : result.broken).push_back(std::move(link));
   }
   store_->sort_by_url();

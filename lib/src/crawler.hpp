@@ -62,13 +62,6 @@ class crawler {
   using url_id = url_table::id;
   using work_item = frontier::item;
   using clock = std::chrono::steady_clock;
-  static constexpr url_id kNoUrl = 0xffff'ffff;
-  // One per URL seen (its URL is in store_->urls() under the same id).
-  struct url_state {
-    url_id referrer = kNoUrl;  // the first page that linked here
-    bool finished = false;
-    bool keeps_referrers = false;  // broken or rate limited: referrers_ keeps its list
-  };
   using work_channel =
       boost::asio::experimental::channel<void(boost::system::error_code, work_item)>;
   using event = boost::asio::experimental::channel<void(boost::system::error_code)>;
@@ -102,12 +95,8 @@ class crawler {
   boost::asio::thread_pool parse_pool_;
   std::unordered_map<std::string, std::vector<http_header>> headers_by_host_;
 
-  // The URLs seen and the records; the result shares it.
+  // The URLs seen, who links to them, and the records; the result shares it.
   std::shared_ptr<crawl_store> store_ = std::make_shared<crawl_store>();
-  std::deque<url_state> urls_;  // by url_id
-  // The pages linking to each URL that may still turn out broken (or rate limited); a URL's
-  // list goes once it is known to be fine.
-  std::unordered_map<url_id, std::vector<url_id>> referrers_;
   struct problem {
     url_id id;
     bool rate_limited;

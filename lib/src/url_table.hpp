@@ -1,12 +1,13 @@
 #pragma once
-// The URLs of a crawl, each stored once and known by number: a million URLs take their
-// text, a view and a few bytes of index each, with no allocation per URL.
+// The URLs of a crawl, each stored once and known by number: a URL costs its text and a NUL,
+// four bytes of reference and a few bytes of index, with no allocation per URL.
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -21,22 +22,27 @@ class url_table {
   /// Adds `url`, which must not be in the table yet, and returns its id: ids count from 0.
   id add(std::string_view url);
   /// The URL of `i` (< size()); the view stays valid as long as the table.
-  std::string_view operator[](id i) const { return urls_[i]; }
-  std::size_t size() const { return urls_.size(); }
+  std::string_view operator[](id i) const;
+  std::size_t size() const { return refs_.size(); }
 
  private:
   static constexpr id kEmpty = 0xffff'ffff;
-  static constexpr std::size_t kBlockSize = 256 * 1024;
+  static constexpr std::size_t kBlockBits = 20;  // 1 MiB blocks
+  static constexpr std::size_t kBlockSize = std::size_t{1} << kBlockBits;
+  static constexpr std::uint32_t kApart = 0x8000'0000;  // a ref with this bit: an index into apart_
 
   std::size_t slot_of(std::string_view url) const;  // where `url` is, or the free slot for it
-  std::string_view store(std::string_view url);
+  std::uint32_t store(std::string_view url);
   void grow();
 
-  std::vector<std::unique_ptr<char[]>> blocks_;  // the URLs' text, back to back
-  char* free_ = nullptr;                         // in the last block
-  std::size_t free_size_ = 0;
-  std::deque<std::string_view> urls_;  // by id; a deque never moves what it holds
-  std::vector<id> slots_;              // open addressing with linear probing; kEmpty is free
+  // The URLs' text, NUL-terminated, back to back in blocks. A ref is the text's offset in
+  // the blocks taken as one run (4 bytes instead of a 16-byte view); a URL that is very long,
+  // holds a NUL or would not fit below kApart is kept apart.
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::size_t used_ = kBlockSize;   // in the last block
+  std::deque<std::uint32_t> refs_;  // by id; a deque grows without copying what it holds
+  std::deque<std::string> apart_;
+  std::vector<id> slots_;  // open addressing with linear probing; kEmpty is free
 };
 
 }  // namespace corocrawl

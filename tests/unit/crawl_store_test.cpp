@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "referrer_lists.hpp"
 #include "url_table.hpp"
 
 namespace corocrawl {
@@ -42,36 +43,45 @@ TEST(UrlTable, ManyUrlsKeepTheirNumbersAndTextWhileTheIndexGrows) {
   EXPECT_FALSE(table.find(url_number(200000)));
 }
 
-TEST(UrlTable, UrlsLongerThanABlockAndEmptyOnes) {
+TEST(UrlTable, VeryLongUrlsUrlsWithNulAndEmptyOnes) {
   url_table table;
   const std::string long_url = "http://a.test/" + std::string(600000, 'x');
+  const std::string with_nul("http://a.test/\0x", 17);
+  const auto nul_id = table.add(with_nul);
+  EXPECT_EQ(table[nul_id], with_nul);
+  EXPECT_EQ(table.find(with_nul), nul_id);
+  EXPECT_FALSE(table.find("http://a.test/"));
   table.add("http://a.test/short");
   const auto id = table.add(long_url);
   table.add("");
   EXPECT_EQ(table[id], long_url);
   EXPECT_EQ(table.find(long_url), id);
-  EXPECT_EQ(table.find(""), 2u);
-  EXPECT_EQ(table.find("http://a.test/short"), 0u);
+  EXPECT_EQ(table.find(""), 3u);
+  EXPECT_EQ(table.find("http://a.test/short"), 1u);
 }
 
 TEST(CrawlStore, RecordsComeBackAsTheyWentInSortedByUrl) {
   crawl_store store;
-  const auto root = store.urls().add("http://a.test/");
-  const auto missing = store.urls().add("http://a.test/missing");
-  const auto old = store.urls().add("http://a.test/old");
-  const auto slow = store.urls().add("http://a.test/b-slow");
-  store.add(root, std::nullopt,
-            {.url = "ignored",
-             .status = 200,
-             .tries = 1,
-             .size = 5000000000,
-             .content_type = "text/html",
-             .encoding = "utf-8",
-             .num_urls = 3,
-             .num_new_urls = 2});
-  store.add(missing, root, {.status = 404, .tries = 1, .size = 9, .content_type = "text/html"});
-  store.add(old, root, {.status = 301, .next_url = "http://a.test/", .tries = 1});
-  store.add(slow, missing, {.error = "timed out", .failure = "timeout", .tries = 4});
+  const auto root = store.add_url("http://a.test/", std::nullopt);
+  const auto missing = store.add_url("http://a.test/missing", root);
+  const auto old = store.add_url("http://a.test/old", root);
+  const auto slow = store.add_url("http://a.test/b-slow", missing);
+  const auto never = store.add_url("http://a.test/never", root);  // not finished: no record
+  EXPECT_EQ(store.find("http://a.test/old"), old);
+  EXPECT_EQ(store.url(never), "http://a.test/never");
+  store.finish(root,
+               {.url = "ignored",
+                .status = 200,
+                .tries = 1,
+                .size = 5000000000,
+                .content_type = "text/html",
+                .encoding = "utf-8",
+                .num_urls = 3,
+                .num_new_urls = 2},
+               false);
+  store.finish(missing, {.status = 404, .tries = 1, .size = 9, .content_type = "text/html"}, true);
+  store.finish(old, {.status = 301, .next_url = "http://a.test/", .tries = 1}, false);
+  store.finish(slow, {.error = "timed out", .failure = "timeout", .tries = 4}, true);
   store.sort_by_url();
 
   ASSERT_EQ(store.size(), 4u);
@@ -94,8 +104,61 @@ TEST(CrawlStore, RecordsComeBackAsTheyWentInSortedByUrl) {
   EXPECT_EQ(second.tries, 4);
   EXPECT_EQ(second.referrer, "http://a.test/missing");
   EXPECT_EQ(store.at(2).encoding, std::nullopt);
+  EXPECT_EQ(store.at(2).url, "http://a.test/missing");
   EXPECT_EQ(store.at(3).next_url, "http://a.test/");
   EXPECT_EQ(store.at(3).referrer, "http://a.test/");
+}
+
+TEST(CrawlStore, ReferrersAreKeptOnlyWhileAUrlMayTurnOutBroken) {
+  crawl_store store;
+  const auto root = store.add_url("http://a.test/", std::nullopt);
+  const auto fine = store.add_url("http://a.test/fine", root);
+  const auto broken = store.add_url("http://a.test/broken", root);
+  std::vector<crawl_store::url_id> pages;
+  for (int i = 0; i < 40; ++i)  // more than a block holds
+    pages.push_back(store.add_url("http://a.test/p" + std::to_string(i), root));
+  for (const auto page : pages) {
+    store.note_link(page, fine);
+    store.note_link(page, broken);
+  }
+  store.note_link(pages[3], broken);  // twice: listed once
+  store.finish(fine, {.status = 200}, false);
+  store.finish(broken, {.status = 404}, true);
+  store.note_link(root, fine);        // fine: not kept
+  store.note_link(pages[0], broken);  // broken: still listed
+  EXPECT_TRUE(store.referrers(fine).empty());
+  const auto referrers = store.referrers(broken);
+  ASSERT_EQ(referrers.size(), 41u);
+  EXPECT_EQ(referrers.front(), "http://a.test/");
+  EXPECT_TRUE(std::ranges::is_sorted(referrers));
+
+  // Freed blocks are reused: the lists of new URLs fit in what `fine` gave back.
+  for (int i = 0; i < 3; ++i) {
+    const auto next = store.add_url("http://a.test/n" + std::to_string(i), root);
+    for (const auto page : pages)
+      store.note_link(page, next);
+    EXPECT_EQ(store.referrers(next).size(), 41u);
+    store.finish(next, {.status = 200}, false);
+  }
+}
+
+TEST(ReferrerLists, ListsShareOnePoolOfBlocks) {
+  referrer_lists lists;
+  referrer_lists::handle a = referrer_lists::kEmpty;
+  referrer_lists::handle b = referrer_lists::kEmpty;
+  for (referrer_lists::id i = 0; i < 20; ++i) {
+    lists.add(a, i);
+    lists.add(b, 100 + i);
+  }
+  auto ids = lists.ids(a);
+  std::ranges::sort(ids);
+  ASSERT_EQ(ids.size(), 20u);
+  EXPECT_EQ(ids.front(), 0u);
+  EXPECT_EQ(ids.back(), 19u);
+  lists.clear(a);
+  EXPECT_EQ(a, referrer_lists::kEmpty);
+  EXPECT_TRUE(lists.ids(a).empty());
+  EXPECT_EQ(lists.ids(b).size(), 20u);
 }
 
 TEST(RecordList, ReadsLikeAVectorOfRecords) {
