@@ -52,31 +52,41 @@ class crawl_store final : public record_source {
 
  private:
   static constexpr std::uint32_t kNone = 0xffff'ffff;
+  // 44 bytes: a million URLs' entries take 44 MB.
   struct entry {
     url_id referrer = kNone;
     referrer_lists::handle referrers = referrer_lists::kEmpty;
-    std::uint64_t size = 0;
+    std::uint32_t size_low = 0;   // the body size in two halves, so that the entry needs
+    std::uint32_t size_high = 0;  // only 4-byte alignment
     std::uint32_t num_urls = 0;
     std::uint32_t num_new_urls = 0;
     std::int32_t tries = 0;
     std::uint16_t status = 0;  // 0: none
     bool finished = false;
     bool keeps_referrers = false;
-    // Labels: indexes into labels_, or kNone.
+    // Indexes into labels_ (or kNone), and into kinds_ for the three that come together.
     std::uint32_t next_url = kNone;
     std::uint32_t error = kNone;
-    std::uint32_t failure = kNone;
-    std::uint32_t content_type = kNone;
-    std::uint32_t encoding = kNone;
+    std::uint32_t kind = kNone;
+  };
+  // What few distinct values a record's content type, encoding and failure kind take
+  // together: stored once.
+  struct record_kind {
+    std::uint32_t content_type;
+    std::uint32_t encoding;
+    std::uint32_t failure;
+    friend bool operator==(const record_kind&, const record_kind&) = default;
   };
 
   std::uint32_t label(const std::optional<std::string>& text);
   std::optional<std::string> text(std::uint32_t label) const;
+  std::uint32_t kind_of(const fetch_record& record);
 
   url_table urls_;
   std::deque<entry> entries_;  // by url_id
   referrer_lists referrer_lists_;
   std::vector<url_id> order_;  // the finished URLs, by URL
+  std::vector<record_kind> kinds_;
   std::deque<std::string> labels_;
   std::unordered_map<std::string_view, std::uint32_t> label_ids_;  // views into labels_
 };
