@@ -41,7 +41,7 @@ struct proxy_options {
 struct crawl_options {
   /// http(s) URLs, bare hosts ("example.com/docs") or local directories; see classify_root.
   std::vector<std::string> roots;
-  int max_tasks = 100;    ///< worker coroutines = concurrent requests
+  int max_tasks = 100;  ///< worker coroutines = concurrent requests
   /// Threads that parse pages while the event loop's thread keeps the sockets busy;
   /// 0: one per core (std::thread::hardware_concurrency()).
   int threads = 0;
