@@ -19,6 +19,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "shape_options.hpp"
 #include "synthetic_site.hpp"
 
 namespace {
@@ -26,21 +27,8 @@ namespace {
 namespace fs = std::filesystem;
 using corocrawl::bench::site_shape;
 
-// CLI11 would read "-3" as 2^64 - 3, "010" as octal and too many digits as 2^64 - 1: numbers
-// here are plain decimals that fit.
-const CLI::Validator decimal_number(
-    [](const std::string& text) {
-      const bool digits_only =
-          !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-      if (digits_only && text.size() <= 19 && (text.size() == 1 || text.front() != '0'))
-        return std::string();
-      return "must be a decimal number (no sign, no leading zeros, at most 19 digits), not \"" +
-             text + "\"";
-    },
-    "");
-
-constexpr int exit_failure = 1;
-constexpr int exit_usage = 2;
+using corocrawl::bench::add_shape_options;
+using corocrawl::bench::exit_failure;
 
 // One open/write/close per page: no stream buffering to copy through, nothing flushed twice.
 void write_file(const fs::path& path, std::string_view data) {
@@ -114,26 +102,10 @@ int main(int argc, char** argv) {
   CLI::App app{"Writes the synthetic benchmark site as HTML files.", "gen_site"};
   site_shape shape;
   std::string out;
-  app.add_option("--pages", shape.pages, "Number of pages")->required()->check(decimal_number);
+  add_shape_options(app, shape);
   app.add_option("--out", out, "Directory to write the site to")->required();
-  app.add_option("--min-bytes", shape.min_bytes, "Smallest page size")
-      ->check(decimal_number)
-      ->capture_default_str();
-  app.add_option("--max-bytes", shape.max_bytes, "Largest page size")
-      ->check(decimal_number)
-      ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : exit_usage;
-  }
-
-  try {
-    corocrawl::bench::validate(shape);
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "gen_site: " << e.what() << '\n';
-    return exit_usage;
-  }
+  if (const auto status = corocrawl::bench::parse_or_exit(app, argc, argv, shape, "gen_site"))
+    return *status;
   try {
     const auto bytes = write_site(shape, out);
     const auto expectation = corocrawl::bench::expected(shape);

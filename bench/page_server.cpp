@@ -37,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "shape_options.hpp"
 #include "synthetic_site.hpp"
 
 namespace {
@@ -47,21 +48,10 @@ namespace http = beast::http;
 using tcp = asio::ip::tcp;
 using corocrawl::bench::site_shape;
 
-// CLI11 would read "-3" as 2^64 - 3, "010" as octal and too many digits as 2^64 - 1: numbers
-// here are plain decimals that fit.
-const CLI::Validator decimal_number(
-    [](const std::string& text) {
-      const bool digits_only =
-          !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-      if (digits_only && text.size() <= 19 && (text.size() == 1 || text.front() != '0'))
-        return std::string();
-      return "must be a decimal number (no sign, no leading zeros, at most 19 digits), not \"" +
-             text + "\"";
-    },
-    "");
-
-constexpr int exit_failure = 1;
-constexpr int exit_usage = 2;
+using corocrawl::bench::add_shape_options;
+using corocrawl::bench::decimal_number;
+using corocrawl::bench::exit_failure;
+using corocrawl::bench::exit_usage;
 constexpr std::uint64_t request_body_limit = 64 * 1024;
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 constexpr std::string_view html_type = "text/html; charset=utf-8";
@@ -172,7 +162,7 @@ int main(int argc, char** argv) {
   std::string address_text = "127.0.0.1";
   std::uint16_t port = 0;
   unsigned threads = 1;
-  app.add_option("--pages", shape.pages, "Number of pages")->required()->check(decimal_number);
+  add_shape_options(app, shape);
   app.add_option("--port", port, "Port to listen on (0: any free port)")
       ->required()
       ->check(decimal_number);
@@ -180,24 +170,8 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "Threads running the server")
       ->check(CLI::Range(1U, 1024U))
       ->capture_default_str();
-  app.add_option("--min-bytes", shape.min_bytes, "Smallest page size")
-      ->check(decimal_number)
-      ->capture_default_str();
-  app.add_option("--max-bytes", shape.max_bytes, "Largest page size")
-      ->check(decimal_number)
-      ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : exit_usage;
-  }
-
-  try {
-    corocrawl::bench::validate(shape);
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "page_server: " << e.what() << '\n';
-    return exit_usage;
-  }
+  if (const auto status = corocrawl::bench::parse_or_exit(app, argc, argv, shape, "page_server"))
+    return *status;
   beast::error_code ec;
   const auto address = asio::ip::make_address(address_text, ec);
   if (ec) {
