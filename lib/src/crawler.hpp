@@ -19,7 +19,6 @@
 #include <boost/system/error_code.hpp>
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <exception>
 #include <memory>
 #include <optional>
