@@ -139,7 +139,8 @@ struct scanned_tag {
 
 constexpr std::string_view kKeptAttributes[] = {"href",  "xlink:href", "type", "encoding",
                                                 "color", "face",       "size"};
-constexpr std::size_t kFirstFontAttribute = 4;
+constexpr std::size_t kFirstFontAttribute = 4;  // color, face and size come last
+static_assert(kKeptAttributes[kFirstFontAttribute] == "color");
 
 scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
   scanned_tag tag;
@@ -250,9 +251,9 @@ bool breaks_out_of_foreign_content(std::string_view name) {
 // With `compact`, it also shrinks the document to what decides which links it has, because
 // gumbo's cost grows with every character it reads and every node it builds: text shrinks
 // (see compacted_text), tags keep only kKeptAttributes, comments go. It never removes a '<'
-// followed by a letter,
-// '/', '!' or '?' (but the one opening a tag it rewrites), so the tokenizer meets the same
-// tags in the same states even where this approximate tracking is wrong.
+// followed by a letter, '/', '!' or '?' (but the one opening a tag it rewrites), so the
+// tokenizer meets the same tags in the same states even where this approximate tracking is
+// wrong.
 class markup_limiter {
  public:
   // A frameset document is read whole: there the tree builder ignores most tags, so it reads
@@ -266,37 +267,36 @@ class markup_limiter {
     while (pos_ < n) {
       const std::size_t lt = html_.find('<', pos_);
       if (lt == std::string_view::npos) break;
-      const std::string_view rest = html_.substr(lt);
-      if (rest.size() < 2) break;
-      const bool is_token =
-          rest[1] == '!' || rest[1] == '?' || rest[1] == '/' || ascii::is_alpha(rest[1]);
-      if (!is_token) {  // a '<' that is text
-        pos_ = lt + 1;
+      const token t = token_at(lt);
+      if (t.what == token::text) {
+        pos_ = t.end;
         continue;
       }
       compact_text(text_begin_, lt);
-      if (rest.starts_with("<!--")) {
-        pos_ = comment_end(lt + 4);
-        if (compact_ && html_.find('<', lt + 1) >= pos_) replace(lt, pos_, "");
-      } else if (rest.starts_with("<![CDATA[") && !open_.empty() && open_.back().foreign) {
-        pos_ = end_of("]]>", lt + 9);
-        replace(lt, pos_, compact_ ? "" : escaped_cdata(lt + 9, pos_));
-      } else if (rest[1] == '!' || rest[1] == '?') {
-        pos_ = end_of(">", lt + 2);  // bogus comment
-        // Read as a CDATA section (in SVG or MathML), it would end elsewhere.
-        if (rest.starts_with("<![CDATA[") && html_.find("]]>", lt) + 3 != pos_) compact_ = false;
-      } else if (rest[1] == '/' && rest.size() > 2 && ascii::is_alpha(rest[2])) {
-        const scanned_tag tag = scan_tag(html_, lt + 2);
-        if (!tag.complete) return finish();
-        pos_ = tag.end;
-        end_tag(lt, tag);
-      } else if (rest[1] == '/') {
-        pos_ = end_of(">", lt + 2);  // "</>" or a bogus comment
-      } else {
-        const scanned_tag tag = scan_tag(html_, lt + 1);
-        if (!tag.complete) return finish();
-        pos_ = tag.end;
-        start_tag(lt, tag);
+      pos_ = t.end;
+      switch (t.what) {
+        case token::comment:
+          if (compact_ && html_.find('<', lt + 1) >= pos_) replace(lt, pos_, "");
+          break;
+        case token::cdata:
+          if (!open_.empty() && open_.back().foreign) {
+            pos_ = end_of("]]>", lt + 9);
+            replace(lt, pos_, compact_ ? "" : escaped_cdata(lt + 9, pos_));
+          } else if (html_.find("]]>", lt) + 3 != pos_) {
+            compact_ = false;  // read as a CDATA section (in SVG or MathML) it ends elsewhere
+          }
+          break;
+        case token::end_tag:
+          end_tag(lt, t.tag);
+          break;
+        case token::start_tag:
+          start_tag(lt, t.tag);
+          break;
+        case token::cut_off:
+          return finish();  // the tokenizer drops a tag the input ends in
+        case token::text:
+        case token::bogus_comment:
+          break;
       }
       text_begin_ = std::min(pos_, n);
     }
@@ -305,6 +305,29 @@ class markup_limiter {
   }
 
  private:
+  // What starts at a '<' in the tokenizer's data state.
+  struct token {
+    enum kind { text, comment, cdata, bogus_comment, end_tag, start_tag, cut_off } what;
+    std::size_t end;  // one past it (a CDATA section's end as a bogus comment's)
+    scanned_tag tag;  // of end_tag and start_tag
+  };
+
+  token token_at(std::size_t lt) const {
+    const std::string_view rest = html_.substr(lt);
+    const char next = rest.size() > 1 ? rest[1] : '\0';
+    if (rest.starts_with("<!--")) return {token::comment, comment_end(lt + 4), {}};
+    if (rest.starts_with("<![CDATA[")) return {token::cdata, end_of(">", lt + 2), {}};
+    if (next == '!' || next == '?' ||
+        (next == '/' && (rest.size() < 3 || !ascii::is_alpha(rest[2]))))
+      return {token::bogus_comment, end_of(">", lt + 2), {}};  // "</>" too
+    if (next != '/' && !ascii::is_alpha(next)) return {token::text, lt + 1, {}};
+    const bool closing = next == '/';
+    scanned_tag tag = scan_tag(html_, lt + (closing ? 2 : 1));
+    if (!tag.complete) return {token::cut_off, html_.size(), {}};
+    const std::size_t end = tag.end;
+    return {closing ? token::end_tag : token::start_tag, end, std::move(tag)};
+  }
+
   struct open_element {
     std::string name;
     bool foreign;           // an SVG or MathML element
@@ -475,24 +498,9 @@ class markup_limiter {
   // still be inside a construct where compaction resumes.
   bool ends_as_data(std::size_t begin, std::size_t end) const {
     for (std::size_t at = html_.find('<', begin); at < end; at = html_.find('<', at)) {
-      const std::string_view rest = html_.substr(at, end - at);
-      std::size_t next = at + 1;
-      if (rest.starts_with("<!--")) {
-        next = comment_end(at + 4);
-      } else if (rest.starts_with("<![CDATA[")) {
-        return false;
-      } else if (rest.size() > 1 && (rest[1] == '!' || rest[1] == '?' || rest[1] == '/')) {
-        next = end_of(">", at + 2);
-        if (rest[1] == '/' && rest.size() > 2 && ascii::is_alpha(rest[2])) {
-          const scanned_tag tag = scan_tag(html_, at + 2);
-          next = tag.complete ? tag.end : html_.size() + 1;
-        }
-      } else if (rest.size() > 1 && ascii::is_alpha(rest[1])) {
-        const scanned_tag tag = scan_tag(html_, at + 1);
-        next = tag.complete ? tag.end : html_.size() + 1;
-      }
-      if (next > end) return false;
-      at = next;
+      const token t = token_at(at);
+      if (t.what == token::cdata || t.what == token::cut_off || t.end > end) return false;
+      at = t.end;
     }
     return true;
   }
@@ -526,9 +534,9 @@ class markup_limiter {
     return html_.size();
   }
 
-  std::size_t end_of(std::string_view token, std::size_t from) const {
-    const std::size_t at = html_.find(token, from);
-    return at == std::string_view::npos ? html_.size() : at + token.size();
+  std::size_t end_of(std::string_view marker, std::size_t from) const {
+    const std::size_t at = html_.find(marker, from);
+    return at == std::string_view::npos ? html_.size() : at + marker.size();
   }
 
   // The start of the end tag that closes raw text `name`, or the end of the input.
