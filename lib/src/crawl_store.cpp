@@ -1,6 +1,7 @@
 #include "crawl_store.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace corocrawl {
 
@@ -55,22 +56,32 @@ void crawl_store::sort_by_url() {
 }
 
 fetch_record crawl_store::at(std::size_t index) const {
-  const url_id id = order_[index];
+  return record(order_[index]);
+}
+
+fetch_record crawl_store::record(url_id id) const {
   const auto& e = entries_[id];
-  const record_kind kind = e.kind == kNone ? record_kind{kNone, kNone, kNone} : kinds_[e.kind];
+  const auto [content_type, encoding, failure] = kinds_[e.kind];
   fetch_record record{.url = std::string(urls_[id]),
                       .next_url = text(e.next_url),
                       .error = text(e.error),
-                      .failure = text(kind.failure),
+                      .failure = text(failure),
                       .tries = e.tries,
                       .size = (std::uint64_t{e.size_high} << 32) | e.size_low,
-                      .content_type = text(kind.content_type),
-                      .encoding = text(kind.encoding),
+                      .content_type = text(content_type),
+                      .encoding = text(encoding),
                       .num_urls = e.num_urls,
                       .num_new_urls = e.num_new_urls};
   if (e.status != 0) record.status = e.status;
   if (e.referrer != kNone) record.referrer = std::string(urls_[e.referrer]);
   return record;
+}
+
+std::vector<crawl_store::url_id> crawl_store::keeping_referrers() const {
+  std::vector<url_id> kept;
+  std::ranges::copy_if(order_, std::back_inserter(kept),
+                       [this](url_id id) { return entries_[id].keeps_referrers; });
+  return kept;
 }
 
 std::uint32_t crawl_store::label(const std::optional<std::string>& text) {
@@ -83,13 +94,9 @@ std::uint32_t crawl_store::label(const std::optional<std::string>& text) {
 
 std::uint32_t crawl_store::kind_of(const fetch_record& record) {
   const record_kind kind{label(record.content_type), label(record.encoding), label(record.failure)};
-  // Few kinds (text/html; utf-8, image/png, a failure...): a linear search is enough, but a
-  // server that sends a new content type each time must not make it quadratic.
-  const auto recent = kinds_.size() > 64 ? kinds_.end() - 64 : kinds_.begin();
-  if (const auto it = std::find(recent, kinds_.end(), kind); it != kinds_.end())
-    return static_cast<std::uint32_t>(it - kinds_.begin());
-  kinds_.push_back(kind);
-  return static_cast<std::uint32_t>(kinds_.size() - 1);
+  const auto [it, added] = kind_ids_.try_emplace(kind, static_cast<std::uint32_t>(kinds_.size()));
+  if (added) kinds_.push_back(kind);
+  return it->second;
 }
 
 std::optional<std::string> crawl_store::text(std::uint32_t label) const {

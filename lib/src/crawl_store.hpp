@@ -7,9 +7,11 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -46,6 +48,12 @@ class crawl_store final : public record_source {
   /// Orders the records by URL; call once every record is in, before reading them.
   void sort_by_url();
 
+  /// The record of finished URL `id`.
+  fetch_record record(url_id id) const;
+
+  /// The finished URLs that kept their referrers, by URL (after sort_by_url()).
+  std::vector<url_id> keeping_referrers() const;
+
   /// The records of the finished URLs, by URL (after sort_by_url()).
   std::size_t size() const override { return order_.size(); }
   fetch_record at(std::size_t index) const override;
@@ -64,19 +72,14 @@ class crawl_store final : public record_source {
     std::uint16_t status = 0;  // 0: none
     bool finished = false;
     bool keeps_referrers = false;
-    // Indexes into labels_ (or kNone), and into kinds_ for the three that come together.
+    // Indexes into labels_ (or kNone), and into kinds_ (set when finished).
     std::uint32_t next_url = kNone;
     std::uint32_t error = kNone;
     std::uint32_t kind = kNone;
   };
-  // What few distinct values a record's content type, encoding and failure kind take
-  // together: stored once.
-  struct record_kind {
-    std::uint32_t content_type;
-    std::uint32_t encoding;
-    std::uint32_t failure;
-    friend bool operator==(const record_kind&, const record_kind&) = default;
-  };
+  // A record's content type, encoding and failure kind (labels): they take few distinct
+  // values together, each stored once.
+  using record_kind = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
 
   std::uint32_t label(const std::optional<std::string>& text);
   std::optional<std::string> text(std::uint32_t label) const;
@@ -87,6 +90,7 @@ class crawl_store final : public record_source {
   referrer_lists referrer_lists_;
   std::vector<url_id> order_;  // the finished URLs, by URL
   std::vector<record_kind> kinds_;
+  std::map<record_kind, std::uint32_t> kind_ids_;
   std::deque<std::string> labels_;
   std::unordered_map<std::string_view, std::uint32_t> label_ids_;  // views into labels_
 };

@@ -82,7 +82,7 @@ asio::awaitable<void> crawler::crawl() {
   const auto executor = co_await asio::this_coro::executor;
   const auto started = clock::now();
   for (const auto& root : roots_)
-    if (!find(root)) add_url(root, options_.max_redirect, std::nullopt);
+    if (!store_->find(root)) add_url(root, options_.max_redirect, std::nullopt);
   if (options_.max_time) {
     time_limit_.expires_after(*options_.max_time);
     time_limit_.async_wait([this](const error_code& ec) {
@@ -251,8 +251,8 @@ void crawler::follow_redirect(const work_item& item, const http_response& respon
     return;
   }
   record.next_url = *next;
-  if (const auto seen = find(*next)) {  // chains that meet are fetched once
-    note_link(item.url, *seen);
+  if (const auto seen = store_->find(*next)) {  // chains that meet are fetched once
+    store_->note_link(item.url, *seen);
     return;
   }
   if (!scope_.allows(*next)) {
@@ -286,7 +286,9 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   if (big) {
     if (auto [ec] = co_await big_page_turn_.async_receive(use_tuple); ec) co_return;
   }
-  auto links = co_await parse_links(std::move(response.body), record.url);
+  // Parsed on the pool; this resumes on the crawl's thread, where the seen-set lives.
+  auto links = co_await asio::co_spawn(parse_pool_, links_of(std::move(response.body), record.url),
+                                       asio::use_awaitable);
   if (big) big_page_turn_.try_send(error_code{});
   if (stopping_) co_return;
   for (auto& link : links) {
@@ -295,8 +297,8 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
                    link.size(), max_url_length);
     if (!scope_.allows(link)) continue;
     ++record.num_urls;
-    if (const auto seen = find(link)) {
-      note_link(item.url, *seen);
+    if (const auto seen = store_->find(link)) {
+      store_->note_link(item.url, *seen);
     } else {
       ++record.num_new_urls;
       add_url(std::move(link), options_.max_redirect, item.url);
@@ -304,13 +306,6 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   }
   if (record.num_urls > 0)
     spdlog::debug("got {} distinct urls from {}", record.num_urls, record.url);
-}
-
-// Parses on the pool; the caller resumes on the crawl's thread, where the seen-set lives.
-asio::awaitable<std::vector<std::string>> crawler::parse_links(std::string body,
-                                                               std::string page_url) {
-  co_return co_await asio::co_spawn(parse_pool_, links_of(std::move(body), std::move(page_url)),
-                                    asio::use_awaitable);
 }
 
 void crawler::add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer) {
@@ -330,19 +325,9 @@ void crawler::enqueue(work_item item) {
   dispatch();
 }
 
-void crawler::note_link(url_id from, url_id to) {
-  store_->note_link(from, to);
-}
-
 void crawler::finish(url_id id, fetch_record record) {
-  const bool keep_referrers = is_broken(record) || is_rate_limited(record);
-  if (keep_referrers) {
-    problems_.push_back(
-        {.id = id,
-         .rate_limited = !is_broken(record),
-         .link = {.url = record.url, .status = record.status, .error = record.error}});
-  }
-  store_->finish(id, record, keep_referrers);
+  // Broken and rate-limited URLs keep the pages that link to them, for the report.
+  store_->finish(id, record, is_broken(record) || is_rate_limited(record));
   if (--unfinished_ == 0) all_done_.try_send(error_code{});
 }
 
@@ -352,10 +337,6 @@ void crawler::worker_exited(std::exception_ptr error) {
     halt();
   }
   if (--workers_running_ == 0) workers_gone_.try_send(error_code{});
-}
-
-std::optional<crawler::url_id> crawler::find(std::string_view url) const {
-  return store_->find(url);
 }
 
 const std::vector<http_header>& crawler::headers_for(const std::string& host) {
@@ -371,12 +352,15 @@ crawl_result crawler::result() {
                       .elapsed = elapsed_,
                       .requests = client_.requests(),
                       .connections = client_.connections()};
-  std::ranges::sort(problems_, {}, [](const problem& p) { return p.link.url; });
-  for (auto& [id, rate_limited, link] : problems_) {
-    link.referrers = store_->referrers(id);
-    (rate_limited ? result.rate_limited : result.broken).push_back(std::move(link));
-  }
   store_->sort_by_url();
+  for (const auto id : store_->keeping_referrers()) {  // sorted by URL
+    const auto record = store_->record(id);
+    (is_broken(record) ? result.broken : result.rate_limited)
+        .push_back({.url = record.url,
+                    .status = record.status,
+                    .error = record.error,
+                    .referrers = store_->referrers(id)});
+  }
   result.records = record_list(store_);
   return result;
 }

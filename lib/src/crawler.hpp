@@ -73,17 +73,13 @@ class crawler {
   void follow_redirect(const work_item& item, const http_response& response, fetch_record& record);
   boost::asio::awaitable<void> read_page(const work_item& item, http_response response,
                                          fetch_record& record);
-  boost::asio::awaitable<std::vector<std::string>> parse_links(std::string body,
-                                                               std::string page_url);
   void add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer);
   void enqueue(work_item item);
   void dispatch();
   void arm_wake_up();
-  void note_link(url_id from, url_id to);
   void finish(url_id id, fetch_record record);
   void halt();
   void worker_exited(std::exception_ptr error);
-  std::optional<url_id> find(std::string_view url) const;
   const std::vector<http_header>& headers_for(const std::string& host);
 
   crawl_options options_;
@@ -96,12 +92,6 @@ class crawler {
 
   // The URLs seen, who links to them, and the records; the result shares it.
   std::shared_ptr<crawl_store> store_ = std::make_shared<crawl_store>();
-  struct problem {
-    url_id id;
-    bool rate_limited;
-    broken_link link;  // without its referrers until the end
-  };
-  std::vector<problem> problems_;  // broken or rate limited URLs
   frontier frontier_;
   work_channel handoff_;  // unbuffered: hands an item straight to an idle worker
   static constexpr std::size_t big_page = 512 * 1024;

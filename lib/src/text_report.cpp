@@ -87,11 +87,12 @@ void write_text_report(std::ostream& out, const crawl_result& result, const craw
                 secs > 0 ? static_cast<double>(result.records.size()) / secs : 0.0);
   out << "Finished " << result.records.size() << " urls " << timing << '\n';
   if (result.connections > 0) {
-    std::snprintf(timing, sizeof timing, "%llu requests over %llu connections (%.1f each)\n",
+    char reuse[128];
+    std::snprintf(reuse, sizeof reuse, "%llu requests over %llu connections (%.1f each)\n",
                   static_cast<unsigned long long>(result.requests),
                   static_cast<unsigned long long>(result.connections),
                   static_cast<double>(result.requests) / static_cast<double>(result.connections));
-    out << timing;
+    out << reuse;
   }
   for (const auto& [key, count] : compute_stats(result.records)) {
     char line[96];

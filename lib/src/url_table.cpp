@@ -37,18 +37,16 @@ std::size_t url_table::slot_of(std::string_view url) const {
 }
 
 std::uint32_t url_table::store(std::string_view url) {
-  const bool too_long = url.size() >= kBlockSize / 16;
-  if (used_ + url.size() + 1 > kBlockSize && !too_long) {
-    if (blocks_.size() + 1 > kApart >> kBlockBits) {  // offsets would reach kApart
-      apart_.emplace_back(url);
-      return kApart | static_cast<std::uint32_t>(apart_.size() - 1);
-    }
-    blocks_.push_back(std::make_unique_for_overwrite<char[]>(kBlockSize));
-    used_ = 0;
-  }
-  if (too_long || url.find('\0') != std::string_view::npos) {
+  const bool fits = url.size() + 1 <= kBlockSize - used_;
+  const bool apart = url.size() >= kBlockSize / 16 || url.find('\0') != std::string_view::npos ||
+                     (!fits && blocks_.size() == kApart >> kBlockBits);  // refs would reach kApart
+  if (apart) {
     apart_.emplace_back(url);
     return kApart | static_cast<std::uint32_t>(apart_.size() - 1);
+  }
+  if (!fits) {
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(kBlockSize));
+    used_ = 0;
   }
   char* text = blocks_.back().get() + used_;
   std::memcpy(text, url.data(), url.size());
