@@ -31,19 +31,15 @@
 
 #include "ascii.hpp"
 #include "corocrawl/url.hpp"
+#include "html_scan.hpp"
 
 namespace corocrawl {
 namespace {
 
+using namespace html;  // NOLINT: this file is the HTML reader
+
 constexpr std::size_t kMaxDepth = 512;
 constexpr std::size_t kMaxAttributes = 256;
-
-bool is_one_of(std::string_view name, std::initializer_list<std::string_view> names) {
-  for (const std::string_view n : names) {
-    if (n == name) return true;
-  }
-  return false;
-}
 
 // ---- gumbo's memory ------------------------------------------------------------------------
 
@@ -121,130 +117,6 @@ class gumbo_arena {
 
 // ---- markup_limiter --------------------------------------------------------------------------
 
-// A tag as the HTML tokenizer reads it (attribute values may hold '<' and '>').
-struct scanned_tag {
-  bool complete = false;  // false when the input ends inside the tag: the tokenizer drops it
-  std::size_t end = 0;    // one past '>'
-  std::string_view name;  // as written
-  std::string lower_name;
-  bool self_closing = false;
-  std::size_t attribute_count = 0;
-  // The first of each attribute that can matter to link extraction, as written: href and
-  // xlink:href, type (only <input type=hidden> lets a later <frameset> replace the body),
-  // encoding (annotation-xml integration points), color, face and size (<font> breaks out of
-  // SVG). The tree builder ignores the rest, and repeats of a name.
-  std::vector<std::string_view> kept_attributes;
-  bool has_font_attribute = false;
-};
-
-constexpr std::string_view kKeptAttributes[] = {"href",  "xlink:href", "type", "encoding",
-                                                "color", "face",       "size"};
-constexpr std::size_t kFirstFontAttribute = 4;  // color, face and size come last
-static_assert(kKeptAttributes[kFirstFontAttribute] == "color");
-
-scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
-  scanned_tag tag;
-  const std::size_t n = html.size();
-  std::size_t i = name_begin;
-  while (i < n && !ascii::is_space(html[i]) && html[i] != '/' && html[i] != '>')
-    ++i;
-  tag.name = html.substr(name_begin, i - name_begin);
-  for (const char c : tag.name)
-    tag.lower_name += ascii::to_lower(c);
-  bool kept[std::size(kKeptAttributes)] = {};
-  while (true) {
-    while (i < n && (ascii::is_space(html[i]) || html[i] == '/')) {
-      tag.self_closing = html[i] == '/' && i + 1 < n && html[i + 1] == '>';
-      ++i;
-    }
-    if (i >= n) return tag;
-    if (html[i] == '>') {
-      tag.complete = true;
-      tag.end = i + 1;
-      return tag;
-    }
-    const std::size_t attribute_begin = i++;  // a leading '=' belongs to the name
-    while (i < n && !ascii::is_space(html[i]) && html[i] != '/' && html[i] != '>' && html[i] != '=')
-      ++i;
-    const std::string_view attribute_name = html.substr(attribute_begin, i - attribute_begin);
-    std::size_t after_name = i;
-    while (after_name < n && ascii::is_space(html[after_name]))
-      ++after_name;
-    if (after_name < n && html[after_name] == '=') {
-      i = after_name + 1;
-      while (i < n && ascii::is_space(html[i]))
-        ++i;
-      if (i < n && (html[i] == '"' || html[i] == '\'')) {
-        const std::size_t close = html.find(html[i], i + 1);
-        if (close == std::string_view::npos) return tag;
-        i = close + 1;
-      } else {
-        while (i < n && !ascii::is_space(html[i]) && html[i] != '>')
-          ++i;
-      }
-    }
-    ++tag.attribute_count;
-    const std::string_view attribute = html.substr(attribute_begin, i - attribute_begin);
-    for (std::size_t k = 0; k < std::size(kKeptAttributes); ++k) {
-      if (!ascii::iequals(attribute_name, kKeptAttributes[k])) continue;
-      if (!kept[k]) tag.kept_attributes.push_back(attribute);
-      kept[k] = true;
-      tag.has_font_attribute = tag.has_font_attribute || k >= kFirstFontAttribute;
-      break;
-    }
-  }
-}
-
-// Elements whose content the tokenizer reads as text (in HTML content, not in SVG/MathML).
-bool is_raw_text(std::string_view name) {
-  return is_one_of(
-      name, {"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"});
-}
-
-bool is_void(std::string_view name) {
-  return is_one_of(
-      name, {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-             "track", "wbr", "param", "keygen", "basefont", "bgsound", "frame", "image"});
-}
-
-// Start tags that close an open element of the same name rather than nest in it.
-bool closes_same(std::string_view name) {
-  return is_one_of(
-      name, {"a", "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "rb", "rt", "rp"});
-}
-
-// Tags that decide whether an element is a link or whether its href counts: never removed.
-bool is_essential(std::string_view name) {
-  return is_one_of(
-      name, {"a",      "area",     "link",  "base", "template", "svg", "math",  "foreignobject",
-             "desc",   "title",    "mi",    "mo",   "mn",       "ms",  "mtext", "annotation-xml",
-             "select", "frameset", "frame", "html", "head",     "body"});
-}
-
-// HTML table, select and document-structure names: as SVG/MathML elements they mean
-// nothing, but gumbo's stack searches match them by name and end up asserting.
-bool confuses_gumbo_in_foreign_content(std::string_view name) {
-  return is_one_of(name,
-                   {"select", "option", "optgroup", "caption", "colgroup", "col", "tbody", "thead",
-                    "tfoot", "tr", "td", "th", "template", "html", "frameset", "frame"});
-}
-
-// SVG/MathML elements whose children are HTML again.
-bool is_integration_point(std::string_view name) {
-  return is_one_of(
-      name, {"foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext", "annotation-xml"});
-}
-
-// HTML start tags that end SVG/MathML content.
-bool breaks_out_of_foreign_content(std::string_view name) {
-  return is_one_of(
-      name, {"b",      "big",  "blockquote", "body",  "br",   "center", "code",    "dd",   "div",
-             "dl",     "dt",   "em",         "embed", "h1",   "h2",     "h3",      "h4",   "h5",
-             "h6",     "head", "hr",         "i",     "img",  "li",     "listing", "menu", "meta",
-             "nobr",   "ol",   "p",          "pre",   "ruby", "s",      "small",   "span", "strong",
-             "strike", "sub",  "sup",        "table", "tt",   "u",      "ul",      "var"});
-}
-
 // Follows the nesting of a document approximately (a stack of open element names, without
 // the tree builder's many special cases) and drops what would nest deeper than kMaxDepth.
 //
@@ -267,7 +139,7 @@ class markup_limiter {
     while (pos_ < n) {
       const std::size_t lt = html_.find('<', pos_);
       if (lt == std::string_view::npos) break;
-      const token t = token_at(lt);
+      const token t = token_at(html_, lt);
       if (t.what == token::text) {
         pos_ = t.end;
         continue;
@@ -280,7 +152,7 @@ class markup_limiter {
           break;
         case token::cdata:
           if (!open_.empty() && open_.back().foreign) {
-            pos_ = end_of("]]>", lt + 9);
+            pos_ = end_of(html_, "]]>", lt + 9);
             replace(lt, pos_, compact_ ? "" : escaped_cdata(lt + 9, pos_));
           } else if (html_.find("]]>", lt) + 3 != pos_) {
             compact_ = false;  // read as a CDATA section (in SVG or MathML) it ends elsewhere
@@ -305,29 +177,6 @@ class markup_limiter {
   }
 
  private:
-  // What starts at a '<' in the tokenizer's data state.
-  struct token {
-    enum kind { text, comment, cdata, bogus_comment, end_tag, start_tag, cut_off } what;
-    std::size_t end;  // one past it (a CDATA section's end as a bogus comment's)
-    scanned_tag tag;  // of end_tag and start_tag
-  };
-
-  token token_at(std::size_t lt) const {
-    const std::string_view rest = html_.substr(lt);
-    const char next = rest.size() > 1 ? rest[1] : '\0';
-    if (rest.starts_with("<!--")) return {token::comment, comment_end(lt + 4), {}};
-    if (rest.starts_with("<![CDATA[")) return {token::cdata, end_of(">", lt + 2), {}};
-    if (next == '!' || next == '?' ||
-        (next == '/' && (rest.size() < 3 || !ascii::is_alpha(rest[2]))))
-      return {token::bogus_comment, end_of(">", lt + 2), {}};  // "</>" too
-    if (next != '/' && !ascii::is_alpha(next)) return {token::text, lt + 1, {}};
-    const bool closing = next == '/';
-    scanned_tag tag = scan_tag(html_, lt + (closing ? 2 : 1));
-    if (!tag.complete) return {token::cut_off, html_.size(), {}};
-    const std::size_t end = tag.end;
-    return {closing ? token::end_tag : token::start_tag, end, std::move(tag)};
-  }
-
   struct open_element {
     std::string name;
     bool foreign;           // an SVG or MathML element
@@ -390,7 +239,8 @@ class markup_limiter {
       replace(lt, tag.end, "");
     } else if (trims(lt, tag)) {
       std::string trimmed = "<" + std::string(tag.name);
-      for (const std::string_view attribute : tag.kept_attributes) {
+      for (const std::string_view attribute : tag.kept) {
+        if (attribute.empty()) continue;
         trimmed += ' ';
         trimmed += attribute;
       }
@@ -403,7 +253,7 @@ class markup_limiter {
         compact_text(raw_text_begin, pos_);
         text_begin_ = pos_;
       } else {
-        compact_ = ends_as_data(raw_text_begin, pos_);
+        compact_ = ends_as_data(html_, raw_text_begin, pos_);
       }
     }
   }
@@ -412,8 +262,7 @@ class markup_limiter {
   // compacting (unless an attribute value holds a '<'), else when it has too many.
   bool trims(std::size_t lt, const scanned_tag& tag) const {
     if (tag.attribute_count > kMaxAttributes) return true;
-    return compact_ && tag.attribute_count > tag.kept_attributes.size() &&
-           html_.find('<', lt + 1) >= tag.end;
+    return compact_ && tag.attribute_count > tag.kept_count() && html_.find('<', lt + 1) >= tag.end;
   }
 
   // Updates the open elements for a start tag (and skips raw text after it). False when the
@@ -434,7 +283,7 @@ class markup_limiter {
       pos_ = html_.size();
       return true;
     } else if (is_raw_text(name)) {
-      pos_ = raw_text_end(name, tag.end);
+      pos_ = raw_text_end(html_, name, tag.end);
       return true;
     } else if (is_void(name)) {
       return true;
@@ -492,65 +341,11 @@ class markup_limiter {
     return word || other ? "x" : "";
   }
 
-  // Whether html_[begin, end), read as markup, ends outside any tag, comment or CDATA
-  // section. Raw text the limiter skipped must, or else the tree builder may read it as
-  // markup (the limiter's idea of where raw text and SVG/MathML start is approximate) and
-  // still be inside a construct where compaction resumes.
-  bool ends_as_data(std::size_t begin, std::size_t end) const {
-    for (std::size_t at = html_.find('<', begin); at < end; at = html_.find('<', at)) {
-      const token t = token_at(at);
-      if (t.what == token::cdata || t.what == token::cut_off || t.end > end) return false;
-      at = t.end;
-    }
-    return true;
-  }
-
-  static bool mentions_frameset(std::string_view html) {
-    for (std::size_t lt = html.find('<'); lt != std::string_view::npos;
-         lt = html.find('<', lt + 1)) {
-      if (ascii::iequals(html.substr(lt + 1, 8), "frameset")) return true;
-    }
-    return false;
-  }
-
   // The text of the CDATA section html_[begin, end).
   std::string_view cdata_text(std::size_t begin, std::size_t end) const {
     std::string_view text = html_.substr(begin, end - begin);
     if (text.ends_with("]]>")) text.remove_suffix(3);
     return text;
-  }
-
-  // Where a comment whose text starts at `from` ends ("<!-->" and "--!>" included).
-  std::size_t comment_end(std::size_t from) const {
-    const std::string_view text = html_.substr(from);
-    if (text.starts_with(">")) return from + 1;
-    if (text.starts_with("->")) return from + 2;
-    for (std::size_t at = text.find("--"); at != std::string_view::npos;
-         at = text.find("--", at + 1)) {
-      const std::string_view after = text.substr(at + 2);
-      if (after.starts_with(">")) return from + at + 3;
-      if (after.starts_with("!>")) return from + at + 4;
-    }
-    return html_.size();
-  }
-
-  std::size_t end_of(std::string_view marker, std::size_t from) const {
-    const std::size_t at = html_.find(marker, from);
-    return at == std::string_view::npos ? html_.size() : at + marker.size();
-  }
-
-  // The start of the end tag that closes raw text `name`, or the end of the input.
-  std::size_t raw_text_end(std::string_view name, std::size_t from) const {
-    for (std::size_t at = html_.find("</", from); at != std::string_view::npos;
-         at = html_.find("</", at + 2)) {
-      const std::size_t after = at + 2 + name.size();
-      if (after <= html_.size() && ascii::iequals(html_.substr(at + 2, name.size()), name) &&
-          (after == html_.size() || ascii::is_space(html_[after]) || html_[after] == '/' ||
-           html_[after] == '>')) {
-        return at;
-      }
-    }
-    return html_.size();
   }
 
   // The text of the CDATA section html_[begin, end) as markup for the same text.

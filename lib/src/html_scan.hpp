@@ -1,0 +1,83 @@
+#pragma once
+// HTML as its tokenizer reads it, without building anything: what starts at a '<', where
+// comments and raw text end, and the element names that steer the tree builder. Shared by
+// markup_limiter (which shrinks a page for gumbo) and read_link_tags (which lists the link
+// tags of a page whose tree cannot change which they are).
+
+#include <array>
+#include <cstddef>
+#include <initializer_list>
+#include <iterator>
+#include <string>
+#include <string_view>
+
+namespace corocrawl::html {
+
+bool is_one_of(std::string_view name, std::initializer_list<std::string_view> names);
+
+// The attributes that can matter to link extraction: href and xlink:href, type (only
+// <input type=hidden> lets a later <frameset> replace the body), encoding (annotation-xml
+// integration points), color, face and size (<font> breaks out of SVG). The tree builder
+// ignores the rest, and repeats of a name.
+inline constexpr std::string_view kKeptAttributes[] = {"href",  "xlink:href", "type", "encoding",
+                                                       "color", "face",       "size"};
+inline constexpr std::size_t kHref = 0;
+inline constexpr std::size_t kXlinkHref = 1;
+inline constexpr std::size_t kFirstFontAttribute = 4;  // color, face and size come last
+static_assert(kKeptAttributes[kHref] == "href" && kKeptAttributes[kXlinkHref] == "xlink:href");
+static_assert(kKeptAttributes[kFirstFontAttribute] == "color");
+
+// A tag as the HTML tokenizer reads it (attribute values may hold '<' and '>').
+struct scanned_tag {
+  bool complete = false;  // false when the input ends inside the tag: the tokenizer drops it
+  std::size_t end = 0;    // one past '>'
+  std::string_view name;  // as written
+  std::string lower_name;
+  bool self_closing = false;
+  std::size_t attribute_count = 0;
+  // The first of each of kKeptAttributes the tag has, as written ("href='x'"), by index;
+  // empty where it has none.
+  std::array<std::string_view, std::size(kKeptAttributes)> kept{};
+  bool has_font_attribute = false;
+
+  std::size_t kept_count() const;
+};
+
+// The tag whose name starts at html[name_begin] (just after "<" or "</").
+scanned_tag scan_tag(std::string_view html, std::size_t name_begin);
+
+// What starts at a '<' in the tokenizer's data state.
+struct token {
+  enum kind { text, comment, cdata, bogus_comment, end_tag, start_tag, cut_off } what;
+  std::size_t end;  // one past it (a CDATA section's end as a bogus comment's)
+  scanned_tag tag;  // of end_tag and start_tag
+};
+token token_at(std::string_view html, std::size_t lt);
+
+// Where a comment whose text starts at `from` ends ("<!-->" and "--!>" included).
+std::size_t comment_end(std::string_view html, std::size_t from);
+// One past the first `marker` at or after `from`, or the end of the input.
+std::size_t end_of(std::string_view html, std::string_view marker, std::size_t from);
+// The start of the end tag that closes raw text `name`, or the end of the input.
+std::size_t raw_text_end(std::string_view html, std::string_view name, std::size_t from);
+// Whether html[begin, end), read as markup, ends outside any tag, comment or CDATA section.
+bool ends_as_data(std::string_view html, std::size_t begin, std::size_t end);
+// Whether a "<frameset" appears anywhere.
+bool mentions_frameset(std::string_view html);
+
+// Elements whose content the tokenizer reads as text (in HTML content, not in SVG/MathML).
+bool is_raw_text(std::string_view name);
+bool is_void(std::string_view name);
+// Start tags that close an open element of the same name rather than nest in it.
+bool closes_same(std::string_view name);
+// Tags that decide whether an element is a link or whether its href counts.
+bool is_essential(std::string_view name);
+// HTML table, select and document-structure names: as SVG/MathML elements they mean
+// nothing, but gumbo's stack searches match them by name and end up asserting.
+bool confuses_gumbo_in_foreign_content(std::string_view name);
+// SVG/MathML elements whose children are HTML again.
+bool is_integration_point(std::string_view name);
+// HTML start tags that end SVG/MathML content (<font> too, with a font attribute).
+bool breaks_out_of_foreign_content(std::string_view name);
+
+}  // namespace corocrawl::html
