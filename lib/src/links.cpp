@@ -32,6 +32,7 @@
 #include "ascii.hpp"
 #include "corocrawl/url.hpp"
 #include "html_scan.hpp"
+#include "link_tags.hpp"
 
 namespace corocrawl {
 namespace {
@@ -166,8 +167,11 @@ class markup_limiter {
           break;
         case token::cut_off:
           return finish();  // the tokenizer drops a tag the input ends in
-        case token::text:
         case token::bogus_comment:
+          // "</>" is no token at all, but gumbo then reads the next end tag as a start tag.
+          if (pos_ == lt + 3 && html_.substr(lt, 3) == "</>") replace(lt, pos_, "");
+          break;
+        case token::text:
           break;
       }
       text_begin_ = std::min(pos_, n);
@@ -184,6 +188,10 @@ class markup_limiter {
   };
 
   bool in_foreign_content() const { return !open_.empty() && open_.back().children_foreign; }
+
+  bool inside_foreign_element() const {
+    return std::any_of(open_.begin(), open_.end(), [](const open_element& e) { return e.foreign; });
+  }
 
   // The nearest open element that is not an <option> or <optgroup>.
   const open_element* nearest_non_option() const {
@@ -277,6 +285,10 @@ class markup_limiter {
     const bool foreign = in_foreign_content();
     if (foreign) {
       if (confuses_gumbo_in_foreign_content(name)) return false;
+    } else if ((name == "frameset" || name == "frame") && inside_foreign_element()) {
+      // In HTML inside SVG/MathML, the tree builder mostly ignores these, and tracking them
+      // would hide that a CDATA section there is read as one (which makes gumbo assert).
+      return false;
     } else if (!tree_builder_takes(name)) {
       return true;
     } else if (name == "plaintext") {
@@ -455,7 +467,8 @@ found_links collect(const GumboNode* document) {
 }
 
 // The URL relative links resolve against (HTML's "document base URL").
-std::string base_url(std::string_view page_url, std::optional<std::string_view> base_href) {
+template <class String>
+std::string base_url(std::string_view page_url, const std::optional<String>& base_href) {
   if (base_href) {
     auto base = resolve_link(page_url, *base_href);
     // Browsers ignore a base that would make every link a data: or javascript: URL.
@@ -466,33 +479,80 @@ std::string base_url(std::string_view page_url, std::optional<std::string_view> 
   return std::string(page_url);
 }
 
-}  // namespace
+// The distinct links of a page, resolved against its base URL, in the order first found.
+class link_list {
+ public:
+  // At most `expected` links are added.
+  link_list(std::string base, std::size_t expected) : base_(std::move(base)) {
+    links_.reserve(expected);  // never reallocates: `seen_` views its strings
+  }
 
-namespace {
+  void add(std::string_view href) {
+    auto link = resolve_link(base_, href);
+    if (link && !seen_.contains(*link)) seen_.insert(links_.emplace_back(std::move(*link)));
+  }
+
+  std::vector<std::string> take() && { return std::move(links_); }
+
+ private:
+  std::string base_;
+  std::vector<std::string> links_;
+  std::unordered_set<std::string_view> seen_;
+};
+
+// Parses `markup` and hands what it finds to `use`, while the tree lives.
+template <class Use>
+void parse(std::string_view markup, Use use) {
+  gumbo_arena arena;
+  const GumboOptions options = arena.options();
+  const GumboOutput* output = gumbo_parse_with_options(&options, markup.data(), markup.size());
+  if (output != nullptr) use(collect(output->document));
+}
+
+std::vector<std::string> links_of_markup(std::string_view markup, std::string_view page_url) {
+  std::vector<std::string> links;
+  parse(markup, [&](const found_links& found) {
+    link_list list(base_url(page_url, found.base_href), found.hrefs.size());
+    for (const std::string_view href : found.hrefs)
+      list.add(href);
+    links = std::move(list).take();
+  });
+  return links;
+}
+
+// Each chunk is parsed and freed in turn, so only one small tree is in memory at a time.
+std::vector<std::string> links_of_tags(link_tags& tags, std::string_view page_url) {
+  std::optional<std::string> base_href;
+  if (!tags.base.empty()) {
+    parse(tags.base, [&](const found_links& found) {
+      if (found.base_href) base_href.emplace(*found.base_href);
+    });
+  }
+  link_list list(base_url(page_url, base_href), tags.count);
+  for (std::string& chunk : tags.chunks) {
+    parse(chunk, [&](const found_links& found) {
+      for (const std::string_view href : found.hrefs)
+        list.add(href);
+    });
+    std::string{}.swap(chunk);
+  }
+  return std::move(list).take();
+}
 
 std::vector<std::string> parse_links(std::string_view html, std::string_view page_url,
                                      markup_reading reading, std::string* owned) {
   if (html.empty()) return {};
-  markup_limiter limiter(html, reading == markup_reading::compact);
-  const std::string_view markup = limiter.run();
-  // The page itself is not needed once compacted: free it before gumbo builds its tree.
-  if (owned != nullptr && markup.data() != html.data()) std::string{}.swap(*owned);
-
-  gumbo_arena arena;
-  const GumboOptions options = arena.options();
-  const GumboOutput* output = gumbo_parse_with_options(&options, markup.data(), markup.size());
-  if (output == nullptr) return {};
-  const found_links found = collect(output->document);
-
-  const std::string base = base_url(page_url, found.base_href);
-  std::vector<std::string> links;
-  links.reserve(found.hrefs.size());  // never reallocates: `seen` views its strings
-  std::unordered_set<std::string_view> seen;
-  for (const std::string_view href : found.hrefs) {
-    auto link = resolve_link(base, href);
-    if (link && !seen.contains(*link)) seen.insert(links.emplace_back(std::move(*link)));
+  if (reading == markup_reading::compact) {
+    if (std::optional<link_tags> tags = read_link_tags(html)) {
+      if (owned != nullptr) std::string{}.swap(*owned);
+      return links_of_tags(*tags, page_url);
+    }
   }
-  return links;
+  markup_limiter limiter(html, reading != markup_reading::whole);
+  const std::string_view markup = limiter.run();
+  // The page itself is not needed once shrunk: free it before gumbo builds its tree.
+  if (owned != nullptr && markup.data() != html.data()) std::string{}.swap(*owned);
+  return links_of_markup(markup, page_url);
 }
 
 }  // namespace

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
+
+#include "link_tags.hpp"
 
 namespace corocrawl {
 namespace {
@@ -378,9 +381,13 @@ TEST(ExtractLinks, InputsThatAbortGumbo) {
       "<select><noframes><keygen><table><math><select><annotation-xml "
       "encoding=text/html><select><tbody>",
       "<table><frameset><math><td><mi><select></table>",
+      "<table><svg><title><frameset><![CDATA[<]]><",
   };
   for (const char* html : documents) {
-    EXPECT_EQ(extract(html), links{}) << html;
+    for (const auto reading :
+         {markup_reading::compact, markup_reading::shrunk, markup_reading::whole}) {
+      EXPECT_EQ(extract_links(html, kPage, reading), links{}) << html;
+    }
   }
   EXPECT_EQ(extract("<table><svg><select><title><select><td><a href=x>"),
             links{"http://example.com/dir/x"});
@@ -401,6 +408,27 @@ TEST(ExtractLinks, FontWithAttributesLeavesSvg) {
 TEST(ExtractLinks, SvgLinkBeyondTheDepthLimit) {
   const std::string html = repeat("<div>", 2000) + R"(<svg><g><a xlink:href="s"/></g></svg>)";
   EXPECT_EQ(extract(html), links{"http://example.com/dir/s"});
+}
+
+TEST(ExtractLinks, EndTagWithoutANameIsNothing) {
+  // gumbo 0.10.1 reads the end tag after "</>" as a start tag: here </math> would open a
+  // second <math> and keep the link out of HTML.
+  for (const auto reading :
+       {markup_reading::compact, markup_reading::shrunk, markup_reading::whole}) {
+    EXPECT_EQ(extract_links("</><math></math><a href=x>", kPage, reading),
+              links{"http://example.com/dir/x"});
+  }
+}
+
+TEST(ExtractLinks, BaseAfterManyLinksAppliesToAll) {
+  std::string html;
+  for (int i = 0; i < 3000; ++i)
+    html += "<p><a href=" + std::to_string(i) + ">x</a>";
+  html += "<base href=/b/>";
+  const links found = extract(html);
+  ASSERT_EQ(found.size(), 3000U);
+  EXPECT_EQ(found.front(), "http://example.com/b/0");
+  EXPECT_EQ(found.back(), "http://example.com/b/2999");
 }
 
 TEST(ExtractLinks, ManyLinks) {
@@ -544,16 +572,84 @@ std::string random_document(std::mt19937& random) {
   return html;
 }
 
+bool has_table(std::string_view html) {
+  for (const char* tag : {"<table", "<tr", "<td", "<th", "<caption", "<col", "<tbody"}) {
+    if (html.find(tag) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+links sorted(links l) {
+  std::sort(l.begin(), l.end());
+  return l;
+}
+
 TEST(CompactReading, FindsTheSameLinksAsReadingTheWholePage) {
   std::mt19937 random(20261122);
   int with_links = 0;
+  int read_as_link_tags = 0;
   for (int i = 0; i < 30000; ++i) {
     const std::string html = random_document(random);
     const links whole = extract_links(html, kPage, markup_reading::whole);
-    ASSERT_EQ(extract_links(html, kPage, markup_reading::compact), whole) << html;
+    ASSERT_EQ(extract_links(html, kPage, markup_reading::shrunk), whole) << html;
+    const links compact = extract_links(html, kPage, markup_reading::compact);
+    // Link tags come in source order, which a table can change in the tree.
+    if (has_table(html)) {
+      ASSERT_EQ(sorted(compact), sorted(whole)) << html;
+    } else {
+      ASSERT_EQ(compact, whole) << html;
+    }
     with_links += whole.empty() ? 0 : 1;
+    read_as_link_tags += read_link_tags(html) && !whole.empty() ? 1 : 0;
   }
-  EXPECT_GT(with_links, 8000);  // the documents do exercise links
+  EXPECT_GT(with_links, 8000);         // the documents do exercise links
+  EXPECT_GT(read_as_link_tags, 1000);  // and both ways of reading them compact
+}
+
+TEST(CompactReading, LinkTagsAloneWhereTheTreeCannotChangeWhichAreLinks) {
+  const auto tags = read_link_tags(
+      R"(<!DOCTYPE html><html><head><link rel=x href="style.css"><title>a <a href=no></title>)"
+      R"(<script>if (a<b) x = "<a href=no>";</script></head><body><div><p>text <a )"
+      R"(class=c href='one'>one</a><table><tr><td><area href=two></table>)"
+      R"(<svg><g><path/></g><a xlink:href="three"></a><title></title></svg>)"
+      R"(<math><a href=no></a></math><a>no href</a><textarea><a href=no></textarea>)");
+  ASSERT_TRUE(tags);
+  ASSERT_EQ(tags->chunks.size(), 1U);
+  EXPECT_EQ(tags->chunks[0], R"(<link href="style.css"><a href='one'><area href=two>)"
+                             R"(<svg><a xlink:href="three" /></svg>)");
+  EXPECT_EQ(tags->count, 4U);
+  EXPECT_EQ(tags->base, "");
+}
+
+TEST(CompactReading, ConstructsThatCanChangeWhichTagsAreLinksNeedTheTree) {
+  for (const char* html : {
+           "<select><a href=x></select>",
+           "<template><a href=x></template>",
+           "<noscript><a href=x></noscript>",
+           "<a href=x><frameset>",
+           "<svg><p><a href=x>",                      // HTML breaks out of SVG
+           "<svg><font color=red><a href=x>",         // so does <font> with a font attribute
+           "<svg><g></svg><a href=x>",                // an end tag closes more than one element
+           "<svg><desc>text</desc><a href=x></svg>",  // HTML inside SVG
+           "<math><![CDATA[x]]><a href=x></math>",
+           "<table><td><base href=/b/></table><a href=x>",  // a table could move a later base
+           "<script><!--<script></script><a href=x></script>",
+       }) {
+    EXPECT_FALSE(read_link_tags(html)) << html;
+  }
+  EXPECT_TRUE(read_link_tags("<base href=/b/><table><td><a href=x></table>"));
+}
+
+TEST(CompactReading, ABigPageIsParsedInChunks) {
+  std::string html;
+  for (int i = 0; i < 5000; ++i)
+    html += "<li><a href=" + std::to_string(i) + "><code>x</code></a></li>";
+  const auto tags = read_link_tags(html);
+  ASSERT_TRUE(tags);
+  EXPECT_EQ(tags->count, 5000U);
+  EXPECT_EQ(tags->chunks.size(), 5U);
+  EXPECT_EQ(extract_links(html, kPage, markup_reading::compact),
+            extract_links(html, kPage, markup_reading::whole));
 }
 
 TEST(CompactReading, TextAndAttributesDoNotHideLinks) {

@@ -7,13 +7,20 @@
 
 namespace corocrawl {
 
-/// How much of a page gumbo parses. compact (the default) gives it a shrunk copy, several
-/// times faster to parse and smaller in memory: text runs, comments and attributes that
-/// cannot change which links the page has are reduced or left out first. whole parses the
-/// page as it is. Both give the same links (the tests compare them).
-enum class markup_reading { compact, whole };
+/// How much of a page gumbo parses. All three give the same links (the tests compare them).
+/// - compact (the default): only the page's link tags, where nothing on the page lets HTML's
+///   tree builder change which tags are links (no <select>, <template>, <noscript> or
+///   <frameset>, SVG and MathML simply nested); else as shrunk. Its memory stays small
+///   however large the page.
+/// - shrunk: a shrunk copy of the page, several times faster to parse and smaller in memory
+///   than the page: text runs, comments and attributes that cannot change which links the
+///   page has are reduced or left out.
+/// - whole: the page as it is.
+enum class markup_reading { compact, shrunk, whole };
 
-/// Parses `html` and returns the distinct links of the page, in document order: the href of
+/// Parses `html` and returns the distinct links of the page, in document order (compact
+/// reading gives source order, which differs only where a table moves misplaced content in
+/// front of itself): the href of
 /// every <a>, <area> and <link> element, resolved against the page's <base href> (itself
 /// resolved against `page_url`) or `page_url`, and normalised (see resolve_link). Nothing in
 /// comments, <script>, <style>, <template> or text is a link. Any scheme is returned
@@ -22,8 +29,8 @@ enum class markup_reading { compact, whole };
 std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,
                                        markup_reading reading = markup_reading::compact);
 
-/// The same, reading compacted, for a page handed over: it is freed as soon as its compacted
-/// copy is made, so a large page and its parse tree are not in memory at once.
+/// The same, reading compact, for a page handed over: it is freed as soon as its link tags or
+/// shrunk copy are read, so a large page and its parse tree are not in memory at once.
 std::vector<std::string> extract_links_taking(std::string&& html, std::string_view page_url);
 
 }  // namespace corocrawl
