@@ -61,8 +61,10 @@ class link_tag_reader {
         return false;
       pos_ = end;
     } else if (name == "svg" || name == "math") {
-      if (!tag.self_closing) foreign_.push_back(name);
-      svg_ = name == "svg";  // the namespace of everything in the island
+      if (!tag.self_closing) {
+        foreign_.push_back(name);
+        svg_ = name == "svg";  // the namespace of everything in the island
+      }
     } else if (is_one_of(name, {"table", "caption", "colgroup", "col", "tbody", "thead", "tfoot",
                                 "tr", "td", "th"})) {
       table_seen_ = true;
