@@ -69,6 +69,19 @@ scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
   }
 }
 
+std::string_view attribute_value(std::string_view attribute) {
+  const std::size_t equals = attribute.find('=', 1);  // a leading '=' belongs to the name
+  if (equals == std::string_view::npos) return {};
+  std::string_view value = attribute.substr(equals + 1);
+  while (!value.empty() && ascii::is_space(value.front()))
+    value.remove_prefix(1);
+  if (!value.empty() && (value.front() == '"' || value.front() == '\'')) {
+    value.remove_prefix(1);
+    value.remove_suffix(1);  // scan_tag keeps only attributes whose quote is closed
+  }
+  return value;
+}
+
 token token_at(std::string_view html, std::size_t lt) {
   const std::string_view rest = html.substr(lt);
   const char next = rest.size() > 1 ? rest[1] : '\0';

@@ -23,8 +23,10 @@ inline constexpr std::string_view kKeptAttributes[] = {"href",  "xlink:href", "t
                                                        "color", "face",       "size"};
 inline constexpr std::size_t kHref = 0;
 inline constexpr std::size_t kXlinkHref = 1;
+inline constexpr std::size_t kEncoding = 3;
 inline constexpr std::size_t kFirstFontAttribute = 4;  // color, face and size come last
-static_assert(kKeptAttributes[kHref] == "href" && kKeptAttributes[kXlinkHref] == "xlink:href");
+static_assert(kKeptAttributes[kHref] == "href" && kKeptAttributes[kXlinkHref] == "xlink:href" &&
+              kKeptAttributes[kEncoding] == "encoding");
 static_assert(kKeptAttributes[kFirstFontAttribute] == "color");
 
 // A tag as the HTML tokenizer reads it (attribute values may hold '<' and '>').
@@ -45,6 +47,10 @@ struct scanned_tag {
 
 // The tag whose name starts at html[name_begin] (just after "<" or "</").
 scanned_tag scan_tag(std::string_view html, std::size_t name_begin);
+
+// The value of an attribute as written ("name='value'" gives "value"), character references
+// not decoded; empty if it has none.
+std::string_view attribute_value(std::string_view attribute);
 
 // What starts at a '<' in the tokenizer's data state.
 struct token {
@@ -75,7 +81,8 @@ bool is_essential(std::string_view name);
 // HTML table, select and document-structure names: as SVG/MathML elements they mean
 // nothing, but gumbo's stack searches match them by name and end up asserting.
 bool confuses_gumbo_in_foreign_content(std::string_view name);
-// SVG/MathML elements whose children are HTML again.
+// SVG/MathML elements whose children can be HTML again (in one namespace or the other;
+// <annotation-xml> only with an HTML encoding).
 bool is_integration_point(std::string_view name);
 // HTML start tags that end SVG/MathML content (<font> too, with a font attribute).
 bool breaks_out_of_foreign_content(std::string_view name);

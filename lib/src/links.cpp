@@ -3,15 +3,18 @@
 // overflow an 8 MiB stack), so gumbo allocates from gumbo_arena, which frees every block at
 // once; slow paths and assert()s on hostile markup are kept away by what gumbo is given:
 // link tags alone (link_tags.hpp), or markup that limit_markup() has limited
-// (markup_limiter.hpp).
+// (markup_limiter.hpp), and an assert that still fires ends only the parse (parse_guarded).
 
 #include "corocrawl/links.hpp"
 
 #include <gumbo.h>
+#include <setjmp.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <string>
@@ -98,6 +101,41 @@ class gumbo_arena {
   std::size_t free_ = 0;
   std::byte* latest_ = nullptr;  // the latest block from the current chunk
 };
+
+// ---- gumbo's assertions --------------------------------------------------------------------
+
+// Debian builds gumbo with its assert()s, and hostile markup can still reach one that
+// limit_markup() does not know of. An assert must not end the crawl: while gumbo parses,
+// SIGABRT on that thread jumps back out of the parse, which then finds no links. gumbo's
+// memory is the arena's, so nothing leaks but its assertion message.
+thread_local sigjmp_buf* current_parse = nullptr;
+struct sigaction abort_action_before;
+
+extern "C" void on_abort(int signal_number) {
+  if (current_parse != nullptr) siglongjmp(*current_parse, 1);
+  sigaction(SIGABRT, &abort_action_before, nullptr);  // an abort elsewhere: abort
+  raise(signal_number);
+}
+
+// Null when gumbo asserted.
+const GumboOutput* parse_guarded(const GumboOptions& options, std::string_view markup) {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    struct sigaction action {};
+    action.sa_handler = &on_abort;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGABRT, &action, &abort_action_before);
+  });
+  sigjmp_buf jump;
+  if (sigsetjmp(jump, 1) != 0) {
+    current_parse = nullptr;
+    return nullptr;
+  }
+  current_parse = &jump;
+  const GumboOutput* output = gumbo_parse_with_options(&options, markup.data(), markup.size());
+  current_parse = nullptr;
+  return output;
+}
 
 // ---- the tree ------------------------------------------------------------------------------
 
@@ -197,7 +235,7 @@ template <class Use>
 void parse(std::string_view markup, Use use) {
   gumbo_arena arena;
   const GumboOptions options = arena.options();
-  const GumboOutput* output = gumbo_parse_with_options(&options, markup.data(), markup.size());
+  const GumboOutput* output = parse_guarded(options, markup);
   if (output != nullptr) use(collect(output->document));
 }
 

@@ -81,8 +81,21 @@ class markup_limiter {
   struct open_element {
     std::string name;
     bool foreign;           // an SVG or MathML element
+    bool svg;               // (if foreign) an SVG one
     bool children_foreign;  // its children are SVG or MathML too
   };
+
+  // Whether a foreign element's children are HTML again: gumbo reads CDATA sections in
+  // those as text, and asserts if that happens in a table.
+  static bool is_integration_point_in(const scanned_tag& tag, bool svg) {
+    if (svg) return is_one_of(tag.lower_name, {"foreignobject", "desc", "title"});
+    if (tag.lower_name == "annotation-xml") {
+      const std::string_view encoding = attribute_value(tag.kept[kEncoding]);
+      return ascii::iequals(encoding, "text/html") ||
+             ascii::iequals(encoding, "application/xhtml+xml");
+    }
+    return is_one_of(tag.lower_name, {"mi", "mo", "mn", "ms", "mtext"});
+  }
 
   bool in_foreign_content() const { return !open_.empty() && open_.back().children_foreign; }
 
@@ -205,12 +218,46 @@ class markup_limiter {
       return is_essential(name);  // kept but not tracked: the stack stays bounded
     }
     const bool element_foreign = foreign || name == "svg" || name == "math";
-    open_.push_back({name, element_foreign, element_foreign && !is_integration_point(name)});
+    const bool element_svg = foreign ? open_.back().svg : name == "svg";
+    open_.push_back({name, element_foreign, element_svg,
+                     element_foreign && !is_integration_point_in(tag, element_svg)});
     return true;
   }
 
+  // Pops what the tree builder pops for the end tag `name`, approximately: in SVG/MathML the
+  // nearest foreign element of that name (down to the first HTML element), else the nearest
+  // HTML element of that name in scope. Popping too much could make the limiter believe it
+  // has left SVG/MathML while gumbo has not.
+  void close(std::string_view name) {
+    if (name == "body" || name == "html") return;  // these change only the insertion mode
+    if (name == "head") {
+      if (!open_.empty() && open_.back().name == "head") open_.pop_back();
+      return;
+    }
+    if (!open_.empty() && open_.back().foreign) {
+      for (std::size_t i = open_.size(); i-- > 0 && open_[i].foreign;) {
+        if (open_[i].name == name) {
+          open_.resize(i);
+          return;
+        }
+      }
+    }
+    for (std::size_t i = open_.size(); i-- > 0;) {
+      const open_element& element = open_[i];
+      if (!element.foreign && element.name == name) {
+        open_.resize(i);
+        return;
+      }
+      const bool scope_boundary =
+          element.foreign ? !element.children_foreign
+                          : is_one_of(element.name, {"table", "td", "th", "caption", "template",
+                                                     "applet", "marquee", "object"});
+      if (scope_boundary) return;
+    }
+  }
+
   void end_tag(std::size_t lt, const scanned_tag& tag) {
-    pop_through(tag.lower_name);
+    close(tag.lower_name);
     if (tag.attribute_count > kMaxAttributes ||
         (compact_ && tag.attribute_count > 0 && html_.find('<', lt + 1) >= tag.end)) {
       replace(lt, tag.end, "</" + std::string(tag.name) + ">");
