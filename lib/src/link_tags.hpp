@@ -10,9 +10,10 @@
 // islands this reader follows exactly (every end tag closes the element it is in; no HTML
 // breaks out, no HTML inside), where only SVG <a> is a link.
 //
-// The links come in source order. Where a table moves misplaced content in front of itself
-// (foster parenting), the tree's order differs, so a <base> after a table makes the reader
-// give up: the first <base> in the tree might be another one.
+// The links come in source order. The tree's order differs where misnested markup makes the
+// tree builder move elements (a table moves misplaced content in front of itself, formatting
+// elements are reopened elsewhere): the same links, in another order. A <base> after a table
+// makes the reader give up, since the first <base> in the tree might be another one.
 
 #include <cstddef>
 #include <optional>

@@ -99,6 +99,12 @@ class markup_limiter {
 
   bool in_foreign_content() const { return !open_.empty() && open_.back().children_foreign; }
 
+  bool only_document_elements_open() const {
+    return std::all_of(open_.begin(), open_.end(), [](const open_element& e) {
+      return is_one_of(e.name, {"html", "head", "body"});
+    });
+  }
+
   bool inside_foreign_element() const {
     return std::any_of(open_.begin(), open_.end(), [](const open_element& e) { return e.foreign; });
   }
@@ -211,6 +217,8 @@ class markup_limiter {
       return true;
     } else if (closes_same(name) && !open_.empty() && open_.back().name == name) {
       return true;
+    } else if (is_one_of(name, {"html", "head", "body"}) && !only_document_elements_open()) {
+      return true;  // after the document's start, the tree builder only merges attributes
     }
     if (foreign && tag.self_closing) return true;
 

@@ -385,6 +385,7 @@ TEST(ExtractLinks, InputsThatAbortGumbo) {
       "<table><svg><title><frameset><![CDATA[<]]><",
       "<table><math><desc><annotation-xml encoding=text/html><![CDATA[>]]><",
       "<head><table><math></head><annotation-xml encoding=text/html><input><![CDATA[>]]>&",
+      "<table><svg><foreignObject><body><![CDATA[ ]]>a",
   };
   for (const char* html : documents) {
     for (const auto reading :
@@ -596,13 +597,6 @@ std::string random_document(std::mt19937& random) {
   return html;
 }
 
-bool has_table(std::string_view html) {
-  for (const char* tag : {"<table", "<tr", "<td", "<th", "<caption", "<col", "<tbody"}) {
-    if (html.find(tag) != std::string_view::npos) return true;
-  }
-  return false;
-}
-
 links sorted(links l) {
   std::sort(l.begin(), l.end());
   return l;
@@ -616,13 +610,10 @@ TEST(CompactReading, FindsTheSameLinksAsReadingTheWholePage) {
     const std::string html = random_document(random);
     const links whole = extract_links(html, kPage, markup_reading::whole);
     ASSERT_EQ(extract_links(html, kPage, markup_reading::shrunk), whole) << html;
+    // Link tags come in source order, which misnested markup can change in the tree (a
+    // table moves content in front of itself; formatting elements are reopened elsewhere).
     const links compact = extract_links(html, kPage, markup_reading::compact);
-    // Link tags come in source order, which a table can change in the tree.
-    if (has_table(html)) {
-      ASSERT_EQ(sorted(compact), sorted(whole)) << html;
-    } else {
-      ASSERT_EQ(compact, whole) << html;
-    }
+    ASSERT_EQ(sorted(compact), sorted(whole)) << html;
     with_links += whole.empty() ? 0 : 1;
     read_as_link_tags += read_link_tags(html) && !whole.empty() ? 1 : 0;
   }

@@ -18,14 +18,15 @@ namespace corocrawl {
 /// - whole: the page as it is.
 enum class markup_reading { compact, shrunk, whole };
 
-/// Parses `html` and returns the distinct links of the page, in document order (compact
-/// reading gives source order, which differs only where a table moves misplaced content in
-/// front of itself): the href of
+/// Parses `html` and returns the distinct links of the page, in document order (reading
+/// link tags, compact gives source order, which differs where misnested markup makes the tree
+/// builder move elements): the href of
 /// every <a>, <area> and <link> element, resolved against the page's <base href> (itself
 /// resolved against `page_url`) or `page_url`, and normalised (see resolve_link). Nothing in
 /// comments, <script>, <style>, <template> or text is a link. Any scheme is returned
 /// (mailto:, ftp: ...); hrefs that cannot be resolved are skipped. Never throws on malformed
-/// markup or invalid UTF-8.
+/// markup or invalid UTF-8; a page that still trips one of gumbo's assert()s gives no links
+/// (gumbo prints the assertion to stderr).
 std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,
                                        markup_reading reading = markup_reading::compact);
 
