@@ -52,7 +52,7 @@ class on_exit {
 };
 
 // A plain function, not a lambda: GCC 12 frees a coroutine lambda's captures twice.
-asio::awaitable<std::vector<std::string>> links_of(std::string body, std::string page_url) {
+asio::awaitable<page_links> links_of(std::string body, std::string page_url) {
   co_return extract_links_taking(std::move(body), page_url);
 }
 
@@ -287,11 +287,17 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
     if (auto [ec] = co_await big_page_turn_.async_receive(use_tuple); ec) co_return;
   }
   // Parsed on the pool; this resumes on the crawl's thread, where the seen-set lives.
-  auto links = co_await asio::co_spawn(parse_pool_, links_of(std::move(response.body), record.url),
-                                       asio::use_awaitable);
+  auto page = co_await asio::co_spawn(parse_pool_, links_of(std::move(response.body), record.url),
+                                      asio::use_awaitable);
   if (big) big_page_turn_.try_send(error_code{});
   if (stopping_) co_return;
-  for (auto& link : links) {
+  if (!page.complete) {
+    spdlog::warn(
+        "{}: the HTML parser gave up on this page (an assertion in gumbo failed): "
+        "its links are not followed",
+        record.url);
+  }
+  for (auto& link : page.links) {
     if (link.size() > max_url_length)
       spdlog::warn("{}: not following a link of {} bytes (the limit is {})", record.url,
                    link.size(), max_url_length);

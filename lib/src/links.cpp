@@ -237,46 +237,53 @@ class link_list {
 };
 
 // Parses `markup` and hands what it finds to `use`, while the tree lives.
+// False when gumbo gave up (an assert fired).
 template <class Use>
-void parse(std::string_view markup, Use use) {
+bool parse(std::string_view markup, Use use) {
   gumbo_arena arena;
   const GumboOptions options = arena.options();
   const GumboOutput* output = parse_guarded(options, markup);
-  if (output != nullptr) use(collect(output->document));
+  if (output == nullptr) return false;
+  use(collect(output->document));
+  return true;
 }
 
-std::vector<std::string> links_of_markup(std::string_view markup, std::string_view page_url) {
-  std::vector<std::string> links;
-  parse(markup, [&](const found_links& found) {
+page_links links_of_markup(std::string_view markup, std::string_view page_url) {
+  page_links page;
+  page.complete = parse(markup, [&](const found_links& found) {
     link_list list(base_url(page_url, found.base_href), found.hrefs.size());
     for (const std::string_view href : found.hrefs)
       list.add(href);
-    links = std::move(list).take();
+    page.links = std::move(list).take();
   });
-  return links;
+  return page;
 }
 
 // Each chunk is parsed and freed in turn, so only one small tree is in memory at a time.
-std::vector<std::string> links_of_tags(link_tags& tags, std::string_view page_url) {
+page_links links_of_tags(link_tags& tags, std::string_view page_url) {
+  page_links page;
   std::optional<std::string> base_href;
   if (!tags.base.empty()) {
-    parse(tags.base, [&](const found_links& found) {
+    page.complete = parse(tags.base, [&](const found_links& found) {
       if (found.base_href) base_href.emplace(*found.base_href);
     });
   }
   link_list list(base_url(page_url, base_href), tags.count);
   for (std::string& chunk : tags.chunks) {
-    parse(chunk, [&](const found_links& found) {
-      for (const std::string_view href : found.hrefs)
-        list.add(href);
-    });
+    page.complete = parse(chunk,
+                          [&](const found_links& found) {
+                            for (const std::string_view href : found.hrefs)
+                              list.add(href);
+                          }) &&
+                    page.complete;
     std::string{}.swap(chunk);
   }
-  return std::move(list).take();
+  page.links = std::move(list).take();
+  return page;
 }
 
-std::vector<std::string> parse_links(std::string_view html, std::string_view page_url,
-                                     markup_reading reading, std::string* owned) {
+page_links parse_links(std::string_view html, std::string_view page_url, markup_reading reading,
+                       std::string* owned) {
   if (html.empty()) return {};
   if (reading == markup_reading::compact) {
     if (std::optional<link_tags> tags = read_link_tags(html)) {
@@ -295,10 +302,10 @@ std::vector<std::string> parse_links(std::string_view html, std::string_view pag
 
 std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,
                                        markup_reading reading) {
-  return parse_links(html, page_url, reading, nullptr);
+  return parse_links(html, page_url, reading, nullptr).links;
 }
 
-std::vector<std::string> extract_links_taking(std::string&& html, std::string_view page_url) {
+page_links extract_links_taking(std::string&& html, std::string_view page_url) {
   std::string page = std::move(html);
   return parse_links(page, page_url, markup_reading::compact, &page);
 }

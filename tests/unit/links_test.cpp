@@ -427,7 +427,12 @@ TEST(ExtractLinks, AnAssertInGumboEndsOnlyThatParse) {
     EXPECT_NE(testing::internal::GetCapturedStderr().find("Assertion"), std::string::npos);
     EXPECT_EQ(found, links{});
   }
-  EXPECT_EQ(extract("<a href=y>"), links{"http://example.com/dir/y"});
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(extract_links_taking(std::string(html), kPage).complete);
+  testing::internal::GetCapturedStderr();
+  const page_links fine = extract_links_taking("<a href=y>", kPage);
+  EXPECT_TRUE(fine.complete);
+  EXPECT_EQ(fine.links, links{"http://example.com/dir/y"});
 }
 
 TEST(ExtractLinksDeathTest, AnAbortOutsideAParseStillAborts) {
@@ -678,7 +683,7 @@ TEST(CompactReading, TextAndAttributesDoNotHideLinks) {
 TEST(CompactReading, APageHandedOverGivesTheSameLinksAndIsFreed) {
   std::string page = "<p>text</p><a href=one>1</a>" + std::string(5000, ' ') + "<a href=two>";
   const links expected = extract(page);
-  EXPECT_EQ(extract_links_taking(std::move(page), kPage), expected);
+  EXPECT_EQ(extract_links_taking(std::move(page), kPage).links, expected);
   EXPECT_EQ(expected.size(), 2u);
 }
 

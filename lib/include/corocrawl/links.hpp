@@ -30,8 +30,15 @@ enum class markup_reading { compact, shrunk, whole };
 std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,
                                        markup_reading reading = markup_reading::compact);
 
-/// The same, reading compact, for a page handed over: it is freed as soon as its link tags or
-/// shrunk copy are read, so a large page and its parse tree are not in memory at once.
-std::vector<std::string> extract_links_taking(std::string&& html, std::string_view page_url);
+/// The links of a page handed over to extract_links_taking.
+struct page_links {
+  std::vector<std::string> links;
+  bool complete = true;  ///< false when gumbo gave up on the page: one of its assert()s fired
+};
+
+/// The same as extract_links, reading compact, for a page handed over: it is freed as soon as
+/// its link tags or shrunk copy are read, so a large page and its parse tree are not in memory
+/// at once. Says whether gumbo gave up on the page (and so found none or only some links).
+page_links extract_links_taking(std::string&& html, std::string_view page_url);
 
 }  // namespace corocrawl
