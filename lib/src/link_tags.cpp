@@ -1,5 +1,7 @@
 #include "link_tags.hpp"
 
+#include <initializer_list>
+
 #include "html_scan.hpp"
 
 namespace corocrawl {
@@ -74,7 +76,7 @@ class link_tag_reader {
         tags_.base = "<base " + std::string(tag.kept[kHref]) + ">";
       }
     } else if (is_one_of(name, {"a", "area", "link"}) && !tag.kept[kHref].empty()) {
-      add("<" + name + " " + std::string(tag.kept[kHref]) + ">");
+      add({"<", name, " ", tag.kept[kHref], ">"});
     }
     return true;
   }
@@ -97,13 +99,11 @@ class link_tag_reader {
       return true;
     }
     if (name == "a" && svg_ && (!tag.kept[kHref].empty() || !tag.kept[kXlinkHref].empty())) {
-      std::string markup = "<svg><a";
+      add({"<svg><a"});
       for (const std::string_view attribute : {tag.kept[kHref], tag.kept[kXlinkHref]}) {
-        if (attribute.empty()) continue;
-        markup += ' ';
-        markup += attribute;
+        if (!attribute.empty()) chunk_.append(" ").append(attribute);
       }
-      add(markup + " /></svg>");
+      chunk_ += " /></svg>";
     }
     if (!tag.self_closing) foreign_.push_back(name);
     return true;
@@ -115,12 +115,15 @@ class link_tag_reader {
     return true;
   }
 
-  void add(std::string_view markup) {
-    chunk_ += markup;
-    if (++tags_.count % kTagsPerChunk == 0) {
+  // Starts a link tag made of `pieces` (a full chunk is put aside first, so the tag can be
+  // finished after this returns).
+  void add(std::initializer_list<std::string_view> pieces) {
+    if (tags_.count++ % kTagsPerChunk == 0 && !chunk_.empty()) {
       tags_.chunks.push_back(std::move(chunk_));
       chunk_ = std::string();
     }
+    for (const std::string_view piece : pieces)
+      chunk_ += piece;
   }
 
   static constexpr std::size_t npos = std::string_view::npos;
