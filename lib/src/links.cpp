@@ -203,8 +203,7 @@ found_links collect(const GumboNode* document) {
 }
 
 // The URL relative links resolve against (HTML's "document base URL").
-template <class String>
-std::string base_url(std::string_view page_url, const std::optional<String>& base_href) {
+std::string base_url(std::string_view page_url, std::optional<std::string_view> base_href) {
   if (base_href) {
     auto base = resolve_link(page_url, *base_href);
     // Browsers ignore a base that would make every link a data: or javascript: URL.
@@ -262,20 +261,18 @@ page_links links_of_markup(std::string_view markup, std::string_view page_url) {
 // Each chunk is parsed and freed in turn, so only one small tree is in memory at a time.
 page_links links_of_tags(link_tags& tags, std::string_view page_url) {
   page_links page;
-  std::optional<std::string> base_href;
+  std::string base(page_url);
   if (!tags.base.empty()) {
-    page.complete = parse(tags.base, [&](const found_links& found) {
-      if (found.base_href) base_href.emplace(*found.base_href);
-    });
+    page.complete = parse(
+        tags.base, [&](const found_links& found) { base = base_url(page_url, found.base_href); });
   }
-  link_list list(base_url(page_url, base_href), tags.count);
+  link_list list(std::move(base), tags.count);
   for (std::string& chunk : tags.chunks) {
-    page.complete = parse(chunk,
-                          [&](const found_links& found) {
-                            for (const std::string_view href : found.hrefs)
-                              list.add(href);
-                          }) &&
-                    page.complete;
+    const bool parsed = parse(chunk, [&](const found_links& found) {
+      for (const std::string_view href : found.hrefs)
+        list.add(href);
+    });
+    if (!parsed) page.complete = false;
     std::string{}.swap(chunk);
   }
   page.links = std::move(list).take();
