@@ -173,9 +173,14 @@ bool confuses_gumbo_in_foreign_content(std::string_view name) {
                     "tfoot", "tr", "td", "th", "template", "html", "frameset", "frame"});
 }
 
-bool is_integration_point(std::string_view name) {
-  return is_one_of(
-      name, {"foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext", "annotation-xml"});
+bool is_integration_point(const scanned_tag& tag, bool in_svg) {
+  if (in_svg) return is_one_of(tag.lower_name, {"foreignobject", "desc", "title"});
+  if (tag.lower_name == "annotation-xml") {
+    const std::string_view encoding = attribute_value(tag.kept[kEncoding]);
+    return ascii::iequals(encoding, "text/html") ||
+           ascii::iequals(encoding, "application/xhtml+xml");
+  }
+  return is_one_of(tag.lower_name, {"mi", "mo", "mn", "ms", "mtext"});
 }
 
 bool breaks_out_of_foreign_content(std::string_view name) {

@@ -81,9 +81,9 @@ bool is_essential(std::string_view name);
 // HTML table, select and document-structure names: as SVG/MathML elements they mean
 // nothing, but gumbo's stack searches match them by name and end up asserting.
 bool confuses_gumbo_in_foreign_content(std::string_view name);
-// SVG/MathML elements whose children can be HTML again (in one namespace or the other;
-// <annotation-xml> only with an HTML encoding).
-bool is_integration_point(std::string_view name);
+// Whether the SVG (`in_svg`) or MathML element `tag` has HTML children again: gumbo reads
+// CDATA sections in those as text, and asserts if that happens in a table.
+bool is_integration_point(const scanned_tag& tag, bool in_svg);
 // HTML start tags that end SVG/MathML content (<font> too, with a font attribute).
 bool breaks_out_of_foreign_content(std::string_view name);
 

@@ -89,8 +89,9 @@ class link_tag_reader {
         confuses_gumbo_in_foreign_content(name)) {
       return false;
     }
-    if (is_integration_point(name) && !tag.self_closing) {
-      // HTML inside, even a space, may reopen formatting elements there: only <title></title>.
+    // HTML inside an integration point, even a space, may reopen formatting elements there;
+    // <svg> in any <annotation-xml> is SVG. So these must be empty: only <title></title>.
+    if ((is_integration_point(tag, svg_) || name == "annotation-xml") && !tag.self_closing) {
       const std::size_t next = html_.find('<', tag.end);
       if (next != tag.end) return next == npos;
       const token end = token_at(html_, next);

@@ -85,18 +85,6 @@ class markup_limiter {
     bool children_foreign;  // its children are SVG or MathML too
   };
 
-  // Whether a foreign element's children are HTML again: gumbo reads CDATA sections in
-  // those as text, and asserts if that happens in a table.
-  static bool is_integration_point_in(const scanned_tag& tag, bool svg) {
-    if (svg) return is_one_of(tag.lower_name, {"foreignobject", "desc", "title"});
-    if (tag.lower_name == "annotation-xml") {
-      const std::string_view encoding = attribute_value(tag.kept[kEncoding]);
-      return ascii::iequals(encoding, "text/html") ||
-             ascii::iequals(encoding, "application/xhtml+xml");
-    }
-    return is_one_of(tag.lower_name, {"mi", "mo", "mn", "ms", "mtext"});
-  }
-
   bool in_foreign_content() const { return !open_.empty() && open_.back().children_foreign; }
 
   bool only_document_elements_open() const {
@@ -226,9 +214,12 @@ class markup_limiter {
       return is_essential(name);  // kept but not tracked: the stack stays bounded
     }
     const bool element_foreign = foreign || name == "svg" || name == "math";
-    const bool element_svg = foreign ? open_.back().svg : name == "svg";
+    // In SVG/MathML, a new element takes its parent's namespace; but <svg> in <annotation-xml>.
+    const bool element_svg =
+        foreign ? open_.back().svg || (name == "svg" && open_.back().name == "annotation-xml")
+                : name == "svg";
     open_.push_back({name, element_foreign, element_svg,
-                     element_foreign && !is_integration_point_in(tag, element_svg)});
+                     element_foreign && !is_integration_point(tag, element_svg)});
     return true;
   }
 
