@@ -52,8 +52,8 @@ class on_exit {
 };
 
 // A plain function, not a lambda: GCC 12 frees a coroutine lambda's captures twice.
-asio::awaitable<page_links> links_of(std::string body, std::string page_url) {
-  co_return extract_links_taking(std::move(body), page_url);
+asio::awaitable<page_links> links_of(std::string body, std::string page_url, parse_limits limits) {
+  co_return extract_links_taking(std::move(body), page_url, limits);
 }
 
 }  // namespace
@@ -64,8 +64,7 @@ crawler::crawler(asio::any_io_executor executor, const crawl_options& options,
       roots_(std::move(root_urls)),
       scope_(roots_, options.strict, compile_patterns(options.exclude, "exclude")),
       client_(executor, client_options(options)),
-      parse_pool_(options.threads > 0 ? options.threads
-                                      : std::max(1U, std::thread::hardware_concurrency())),
+      parse_pool_(static_cast<unsigned>(options.threads)),
       frontier_(options.max_per_host, options.rate_limit),
       handoff_(executor, 0),
       big_page_turn_(executor, 1),
@@ -125,6 +124,7 @@ void crawler::stop() {
 
 void crawler::halt() {
   stopping_ = true;
+  parse_stop_.request_stop();  // parses under way end within milliseconds
   all_done_.try_send(error_code{});
 }
 
@@ -286,16 +286,25 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   if (big) {
     if (auto [ec] = co_await big_page_turn_.async_receive(use_tuple); ec) co_return;
   }
-  // Parsed on the pool; this resumes on the crawl's thread, where the seen-set lives.
-  auto page = co_await asio::co_spawn(parse_pool_, links_of(std::move(response.body), record.url),
-                                      asio::use_awaitable);
+  // Parsed on the pool; this resumes on the crawl's thread, where the seen-set lives. The
+  // parse is not cancelled with the worker: Asio 1.81's co_spawn passes cancellation on to
+  // another thread unsafely (Asio issues 1332, 1400). halt() makes it end at once instead.
+  // (The parse is made outside the co_await's full expression: GCC 12 destroys some of its
+  // temporaries twice.)
+  auto parse = links_of(std::move(response.body), record.url, {.stop = parse_stop_.get_token()});
+  auto page = co_await asio::co_spawn(
+      parse_pool_.executor(), std::move(parse),
+      asio::bind_cancellation_slot(asio::cancellation_slot(), asio::use_awaitable));
   if (big) big_page_turn_.try_send(error_code{});
   if (stopping_) co_return;
-  if (!page.complete) {
+  if (page.outcome == parse_outcome::gave_up) {
     spdlog::warn(
         "{}: the HTML parser gave up on this page (an assertion in gumbo failed): "
         "its links are not followed",
         record.url);
+  } else if (page.outcome == parse_outcome::over_budget) {
+    spdlog::warn("{}: parsing this page took too long: only the links found by then are followed",
+                 record.url);
   }
   for (auto& link : page.links) {
     if (link.size() > max_url_length)

@@ -15,13 +15,13 @@
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/experimental/channel.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/system/error_code.hpp>
 #include <chrono>
 #include <cstdint>
 #include <exception>
 #include <memory>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -35,6 +35,7 @@
 #include "crawl_store.hpp"
 #include "frontier.hpp"
 #include "http_client.hpp"
+#include "parse_pool.hpp"
 
 namespace corocrawl {
 
@@ -87,7 +88,8 @@ class crawler {
   std::vector<std::string> root_hosts_;
   scope scope_;
   http_client client_;
-  boost::asio::thread_pool parse_pool_;
+  parse_pool parse_pool_;
+  std::stop_source parse_stop_;  // requested when the crawl stops: parses under way end
   std::unordered_map<std::string, std::vector<http_header>> headers_by_host_;
 
   // The URLs seen, who links to them, and the records; the result shares it.

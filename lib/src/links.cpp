@@ -4,6 +4,7 @@
 // once; slow paths and assert()s on hostile markup are kept away by what gumbo is given:
 // link tags alone (link_tags.hpp), or markup that limit_markup() has limited
 // (markup_limiter.hpp), and an assert that still fires ends only the parse (parse_guarded).
+// A parse also ends early when asked to stop or when it runs past its budget (parse_watch).
 
 #include "corocrawl/links.hpp"
 
@@ -12,6 +13,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -28,6 +30,37 @@
 namespace corocrawl {
 namespace {
 
+// ---- how long a parse may go on ------------------------------------------------------------
+
+// Whether a parse should be abandoned: a stop was requested, or its budget ran out. Polled
+// often (at every allocation gumbo makes, and for every link resolved), it looks at the
+// stop token and the clock only every kPollsPerCheck polls: cheap enough for the hot path,
+// and often enough that even gumbo's quadratic paths, which allocate once per tag, are
+// abandoned within milliseconds.
+class parse_watch {
+ public:
+  explicit parse_watch(const parse_limits& limits)
+      : stop_(limits.stop), deadline_(std::chrono::steady_clock::now() + limits.budget) {}
+
+  /// Why the parse must end now, or nullopt.
+  std::optional<parse_outcome> poll() noexcept {
+    if (--countdown_ > 0) return std::nullopt;
+    countdown_ = kPollsPerCheck;
+    if (stop_.stop_requested()) return parse_outcome::stopped;
+    if (std::chrono::steady_clock::now() > deadline_) return parse_outcome::over_budget;
+    return std::nullopt;
+  }
+
+ private:
+  static constexpr int kPollsPerCheck = 256;
+  std::stop_token stop_;
+  std::chrono::steady_clock::time_point deadline_;
+  int countdown_ = kPollsPerCheck;
+};
+
+// Ends the parse under way on this thread with `outcome` (see parse_guarded).
+[[noreturn]] void abandon_parse(parse_outcome outcome) noexcept;
+
 // ---- gumbo's memory ------------------------------------------------------------------------
 
 // A bump allocator for one parse: gumbo makes a million small allocations for a 2.5 MB page,
@@ -36,7 +69,7 @@ namespace {
 // tree is never walked to free it.
 class gumbo_arena {
  public:
-  gumbo_arena() = default;
+  explicit gumbo_arena(parse_watch& watch) : watch_(watch) {}
   gumbo_arena(const gumbo_arena&) = delete;
   gumbo_arena& operator=(const gumbo_arena&) = delete;
 
@@ -56,9 +89,12 @@ class gumbo_arena {
   static constexpr std::size_t kFirstChunk = 64 * 1024;
   static constexpr std::size_t kLargestChunk = 4 * 1024 * 1024;
 
-  // C callbacks: malloc semantics, no exceptions.
+  // C callbacks: malloc semantics, no exceptions. gumbo allocates once per tag at least, so
+  // this is where a parse is abandoned (before anything is allocated: no C++ object lives
+  // between here and parse_guarded, which the jump returns to).
   static void* allocate(void* userdata, std::size_t size) noexcept {
     auto& self = *static_cast<gumbo_arena*>(userdata);
+    if (const auto outcome = self.watch_.poll()) abandon_parse(*outcome);
     size = (std::max<std::size_t>(size, 1) + kAlignment - 1) & ~(kAlignment - 1);
     if (size > self.free_) {
       // Big blocks get a chunk of their own, so the current chunk's free space is not lost.
@@ -95,6 +131,7 @@ class gumbo_arena {
     }
   }
 
+  parse_watch& watch_;
   std::vector<std::unique_ptr<std::byte[]>> chunks_;
   std::size_t next_chunk_ = kFirstChunk;
   std::byte* next_ = nullptr;  // free space in the current chunk
@@ -102,23 +139,37 @@ class gumbo_arena {
   std::byte* latest_ = nullptr;  // the latest block from the current chunk
 };
 
-// ---- gumbo's assertions --------------------------------------------------------------------
+// ---- gumbo's assertions, and abandoned parses ----------------------------------------------
 
 // Debian builds gumbo with its assert()s, and hostile markup can still reach one that
 // limit_markup() does not know of. An assert must not end the crawl: while gumbo parses,
-// SIGABRT on that thread jumps back out of the parse, which then finds no links. gumbo's
-// memory is the arena's, so nothing leaks but its assertion message.
+// SIGABRT on that thread jumps back out of the parse, which then finds no links. An
+// abandoned parse (parse_watch) jumps back the same way. gumbo's memory is the arena's, so
+// nothing leaks but an assertion's message.
 thread_local sigjmp_buf* current_parse = nullptr;
 struct sigaction abort_action_before;
 
 extern "C" void on_abort(int signal_number) {
-  if (current_parse != nullptr) siglongjmp(*current_parse, 1);
+  if (current_parse != nullptr)
+    siglongjmp(*current_parse, static_cast<int>(parse_outcome::gave_up));
   sigaction(SIGABRT, &abort_action_before, nullptr);  // an abort elsewhere: abort
   raise(signal_number);
 }
 
-// Null when gumbo asserted.
-const GumboOutput* parse_guarded(const GumboOptions& options, std::string_view markup) {
+void abandon_parse(parse_outcome outcome) noexcept {
+  siglongjmp(*current_parse, static_cast<int>(outcome));
+}
+
+struct guarded_parse {
+  const GumboOutput* output = nullptr;  // null when the parse did not complete
+  parse_outcome outcome = parse_outcome::complete;
+};
+
+// Never inlined: after a jump back to the sigsetjmp, the local objects of the function that
+// called it and changed since have indeterminate values (C17 7.13.2.1). The arena, which
+// gumbo changes, lives in the caller, and this function changes nothing but current_parse.
+[[gnu::noinline]] guarded_parse parse_guarded(const GumboOptions& options,
+                                              std::string_view markup) {
   static std::once_flag installed;
   std::call_once(installed, [] {
     struct sigaction action {};
@@ -127,20 +178,20 @@ const GumboOutput* parse_guarded(const GumboOptions& options, std::string_view m
     sigaction(SIGABRT, &action, &abort_action_before);
   });
   sigjmp_buf jump;
-  // Not saving the signal mask spares a system call per parse; the jump leaves SIGABRT
-  // blocked (as in any handler), so it is unblocked here.
-  if (sigsetjmp(jump, 0) != 0) {
+  // Not saving the signal mask spares a system call per parse; a jump from the handler
+  // leaves SIGABRT blocked (as in any handler), so it is unblocked here.
+  if (const int jumped = sigsetjmp(jump, 0); jumped != 0) {
     current_parse = nullptr;
     sigset_t abort_signal;
     sigemptyset(&abort_signal);
     sigaddset(&abort_signal, SIGABRT);
     pthread_sigmask(SIG_UNBLOCK, &abort_signal, nullptr);
-    return nullptr;
+    return {nullptr, static_cast<parse_outcome>(jumped)};
   }
   current_parse = &jump;
   const GumboOutput* output = gumbo_parse_with_options(&options, markup.data(), markup.size());
   current_parse = nullptr;
-  return output;
+  return {output, parse_outcome::complete};
 }
 
 // ---- the tree ------------------------------------------------------------------------------
@@ -235,44 +286,54 @@ class link_list {
   std::unordered_set<std::string_view> seen_;
 };
 
-// Parses `markup` and hands what it finds to `use`, while the tree lives.
-// False when gumbo gave up (an assert fired).
+// Parses `markup` and hands what it finds to `use`, while the tree lives; `use` is not called
+// when the parse did not complete.
 template <class Use>
-bool parse(std::string_view markup, Use use) {
-  gumbo_arena arena;
+parse_outcome parse(std::string_view markup, parse_watch& watch, Use use) {
+  gumbo_arena arena(watch);
   const GumboOptions options = arena.options();
-  const GumboOutput* output = parse_guarded(options, markup);
-  if (output == nullptr) return false;
-  use(collect(output->document));
-  return true;
+  const auto parsed = parse_guarded(options, markup);
+  if (parsed.output != nullptr) use(collect(parsed.output->document));
+  return parsed.outcome;
 }
 
-page_links links_of_markup(std::string_view markup, std::string_view page_url) {
+// Adds `hrefs` to `list` unless the watch says to end first: then says why.
+std::optional<parse_outcome> add_all(link_list& list, const std::vector<std::string_view>& hrefs,
+                                     parse_watch& watch) {
+  for (const std::string_view href : hrefs) {
+    if (const auto outcome = watch.poll()) return outcome;
+    list.add(href);
+  }
+  return std::nullopt;
+}
+
+page_links links_of_markup(std::string_view markup, std::string_view page_url, parse_watch& watch) {
   page_links page;
-  page.complete = parse(markup, [&](const found_links& found) {
+  page.outcome = parse(markup, watch, [&](const found_links& found) {
     link_list list(base_url(page_url, found.base_href), found.hrefs.size());
-    for (const std::string_view href : found.hrefs)
-      list.add(href);
+    if (const auto ended = add_all(list, found.hrefs, watch)) page.outcome = *ended;
     page.links = std::move(list).take();
   });
   return page;
 }
 
-// Each chunk is parsed and freed in turn, so only one small tree is in memory at a time.
-page_links links_of_tags(link_tags& tags, std::string_view page_url) {
+// Each chunk is parsed and freed in turn, so only one small tree is in memory at a time. A
+// chunk gumbo gives up on leaves the others to be read; a stop or the budget ends the reading.
+page_links links_of_tags(link_tags& tags, std::string_view page_url, parse_watch& watch) {
   page_links page;
   std::string base(page_url);
   if (!tags.base.empty()) {
-    page.complete = parse(
-        tags.base, [&](const found_links& found) { base = base_url(page_url, found.base_href); });
+    page.outcome = parse(tags.base, watch, [&](const found_links& found) {
+      base = base_url(page_url, found.base_href);
+    });
   }
   link_list list(std::move(base), tags.count);
   for (std::string& chunk : tags.chunks) {
-    const bool parsed = parse(chunk, [&](const found_links& found) {
-      for (const std::string_view href : found.hrefs)
-        list.add(href);
+    if (page.outcome == parse_outcome::stopped || page.outcome == parse_outcome::over_budget) break;
+    const auto outcome = parse(chunk, watch, [&](const found_links& found) {
+      if (const auto ended = add_all(list, found.hrefs, watch)) page.outcome = *ended;
     });
-    if (!parsed) page.complete = false;
+    if (outcome != parse_outcome::complete) page.outcome = outcome;
     std::string{}.swap(chunk);
   }
   page.links = std::move(list).take();
@@ -280,31 +341,33 @@ page_links links_of_tags(link_tags& tags, std::string_view page_url) {
 }
 
 page_links parse_links(std::string_view html, std::string_view page_url, markup_reading reading,
-                       std::string* owned) {
+                       std::string* owned, const parse_limits& limits) {
   if (html.empty()) return {};
+  parse_watch watch(limits);
   if (reading == markup_reading::compact) {
     if (std::optional<link_tags> tags = read_link_tags(html)) {
       if (owned != nullptr) std::string{}.swap(*owned);
-      return links_of_tags(*tags, page_url);
+      return links_of_tags(*tags, page_url, watch);
     }
   }
   std::string limited;
   const std::string_view markup = limit_markup(html, reading != markup_reading::whole, limited);
   // The page itself is not needed once shrunk: free it before gumbo builds its tree.
   if (owned != nullptr && markup.data() != html.data()) std::string{}.swap(*owned);
-  return links_of_markup(markup, page_url);
+  return links_of_markup(markup, page_url, watch);
 }
 
 }  // namespace
 
 std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,
                                        markup_reading reading) {
-  return parse_links(html, page_url, reading, nullptr).links;
+  return parse_links(html, page_url, reading, nullptr, parse_limits{}).links;
 }
 
-page_links extract_links_taking(std::string&& html, std::string_view page_url) {
+page_links extract_links_taking(std::string&& html, std::string_view page_url,
+                                const parse_limits& limits) {
   std::string page = std::move(html);
-  return parse_links(page, page_url, markup_reading::compact, &page);
+  return parse_links(page, page_url, markup_reading::compact, &page, limits);
 }
 
 }  // namespace corocrawl

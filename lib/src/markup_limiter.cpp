@@ -13,6 +13,9 @@ namespace {
 using namespace html;  // NOLINT: this file reads HTML
 
 constexpr std::size_t kMaxDepth = 512;
+// Beyond kMaxDepth: gumbo is quadratic in nested <template>s in some places (50000
+// <template><tr> take minutes), so only this many are kept open there.
+constexpr std::size_t kMaxTemplatesBeyondDepth = 64;
 constexpr std::size_t kMaxAttributes = 256;
 
 // Follows the nesting of a document approximately (a stack of open element names, without
@@ -211,7 +214,11 @@ class markup_limiter {
     if (foreign && tag.self_closing) return true;
 
     if (open_.size() >= kMaxDepth) {
-      return is_essential(name);  // kept but not tracked: the stack stays bounded
+      // Kept but not tracked, so the stack stays bounded; <template>s are counted.
+      if (name != "template") return is_essential(name);
+      if (templates_beyond_depth_ == kMaxTemplatesBeyondDepth) return false;
+      ++templates_beyond_depth_;
+      return true;
     }
     const bool element_foreign = foreign || name == "svg" || name == "math";
     // In SVG/MathML, a new element takes its parent's namespace; but <svg> in <annotation-xml>.
@@ -256,7 +263,11 @@ class markup_limiter {
   }
 
   void end_tag(std::size_t lt, const scanned_tag& tag) {
-    close(tag.lower_name);
+    if (tag.lower_name == "template" && templates_beyond_depth_ > 0) {
+      --templates_beyond_depth_;  // the innermost open <template> is one of those
+    } else {
+      close(tag.lower_name);
+    }
     if (tag.attribute_count > kMaxAttributes ||
         (compact_ && tag.attribute_count > 0 && html_.find('<', lt + 1) >= tag.end)) {
       replace(lt, tag.end, "</" + std::string(tag.name) + ">");
@@ -345,6 +356,7 @@ class markup_limiter {
   std::size_t pos_ = 0;
   std::size_t text_begin_ = 0;  // where the text before the next token begins
   std::vector<open_element> open_;
+  std::size_t templates_beyond_depth_ = 0;  // open above kMaxDepth, so not in open_
   bool changed_ = false;
   std::string& out_;
   std::size_t copied_ = 0;  // html_ before this offset is in out_ (when changed_)

@@ -2,10 +2,11 @@
 // The markup gumbo is given when a page is parsed as one tree. gumbo 0.10.1 has weaknesses
 // that untrusted pages can reach, so the markup is limited first:
 // - Some tree-construction steps scan the whole stack of open elements, and attribute
-//   de-duplication compares every pair: 100000 nested <div> take 14 s, one tag with 50000
-//   attributes 4 s. markup_limiter removes start tags nested deeper than kMaxDepth (browsers
-//   cap the depth too; Chromium at 512) and trims tags with too many attributes to their
-//   href.
+//   de-duplication compares every pair: 100000 nested <div> take 14 s, 50000 nested
+//   <template><tr> minutes, one tag with 50000 attributes 4 s. markup_limiter removes start
+//   tags nested deeper than kMaxDepth (browsers cap the depth too; Chromium at 512) but those
+//   that decide which elements are links, keeps at most a few dozen <template>s open there,
+//   and trims tags with too many attributes to their href.
 // - assert()s abort the process on SVG/MathML elements named like HTML table or select
 //   elements ("<table><svg><select><title><select><td>") and on CDATA sections in an HTML
 //   integration point in a table ("<table><svg><desc><![CDATA[x]]>y"). markup_limiter
@@ -16,7 +17,8 @@
 //   still misses ends only that parse: see parse_guarded in links.cpp.)
 // - After "</>" (which is no token at all) gumbo reads the next end tag as a start tag:
 //   markup_limiter removes it.
-// markup_limiter never removes a tag that decides whether an element is a link.
+// markup_limiter never removes a tag that decides whether an element is a link, but a
+// <template> nested more than kMaxDepth deep in more than dozens of others.
 
 #include <string>
 #include <string_view>

@@ -6,9 +6,13 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <random>
+#include <stop_token>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "link_tags.hpp"
@@ -428,11 +432,84 @@ TEST(ExtractLinks, AnAssertInGumboEndsOnlyThatParse) {
     EXPECT_EQ(found, links{});
   }
   testing::internal::CaptureStderr();
-  EXPECT_FALSE(extract_links_taking(std::string(html), kPage).complete);
+  EXPECT_EQ(extract_links_taking(std::string(html), kPage).outcome, parse_outcome::gave_up);
   testing::internal::GetCapturedStderr();
   const page_links fine = extract_links_taking("<a href=y>", kPage);
-  EXPECT_TRUE(fine.complete);
+  EXPECT_EQ(fine.outcome, parse_outcome::complete);
   EXPECT_EQ(fine.links, links{"http://example.com/dir/y"});
+}
+
+TEST(ExtractLinks, NestedTemplatesInTableContextsStayCheap) {
+  // gumbo is quadratic here: without the limiter's bound on <template>s nested beyond its depth
+  // limit, each of these takes minutes (and would end over the parse's 10 s budget).
+  for (const std::string_view level : {"<template><tr>", "<template><td>", "<select><template>"}) {
+    const std::string html = "<a href=first>" + repeat(level, 50000) + "<a href=last>";
+    const page_links page = extract_links_taking(std::string(html), kPage);
+    EXPECT_EQ(page.outcome, parse_outcome::complete) << level;
+    EXPECT_EQ(page.links, links{"http://example.com/dir/first"}) << level;  // last: in a template
+  }
+}
+
+TEST(ExtractLinks, TemplatesBeyondTheDepthLimitStayInertUpToTheirBound) {
+  // <template>s above the depth limit are kept (their content is no link), up to dozens open
+  // at once: further ones are dropped, but what they hold is still in the kept ones.
+  const std::string few = repeat("<div>", 600) + repeat("<template>", 10) + "<a href=t>";
+  EXPECT_EQ(extract(few), links{});
+  const std::string many = repeat("<div>", 600) + repeat("<template>", 100) + "<a href=t>";
+  EXPECT_EQ(extract(many), links{});
+  const std::string closed =
+      repeat("<div>", 600) + repeat("<template></template>", 100) + "<a href=t>";
+  EXPECT_EQ(extract(closed), links{"http://example.com/dir/t"});
+}
+
+// A page large enough that reading it takes a while: many link tags for the compact reading,
+// a <noscript> to send it to the whole-tree reading.
+std::string big_page(bool whole_tree) {
+  std::string html = whole_tree ? "<noscript></noscript>" : "";
+  for (int i = 0; i < 100000; ++i)
+    html += "<p><a href=p" + std::to_string(i) + ">link</a>";
+  return html;
+}
+
+TEST(ExtractLinks, AStopRequestedEndsTheParseAtOnce) {
+  for (const bool whole_tree : {false, true}) {
+    std::stop_source stop;
+    stop.request_stop();
+    const page_links page =
+        extract_links_taking(big_page(whole_tree), kPage, {.stop = stop.get_token()});
+    EXPECT_EQ(page.outcome, parse_outcome::stopped);
+    EXPECT_LT(page.links.size(), 1000U);
+  }
+}
+
+TEST(ExtractLinks, AStopFromAnotherThreadEndsAParseUnderWay) {
+  for (const bool whole_tree : {false, true}) {
+    std::stop_source stop;
+    std::atomic<bool> started = false;
+    std::thread stopper([&] {
+      while (!started)
+        std::this_thread::yield();
+      stop.request_stop();
+    });
+    std::string html = big_page(whole_tree);
+    started = true;
+    const page_links page =
+        extract_links_taking(std::move(html), kPage, {.stop = stop.get_token()});
+    stopper.join();
+    EXPECT_EQ(page.outcome, parse_outcome::stopped);
+    EXPECT_LT(page.links.size(), 100000U);
+  }
+}
+
+TEST(ExtractLinks, AParseOverItsBudgetEnds) {
+  for (const bool whole_tree : {false, true}) {
+    const page_links page =
+        extract_links_taking(big_page(whole_tree), kPage, {.budget = std::chrono::seconds(0)});
+    EXPECT_EQ(page.outcome, parse_outcome::over_budget);
+    EXPECT_LT(page.links.size(), 100000U);
+  }
+  // A page within its budget is read to the end.
+  EXPECT_EQ(extract_links_taking(big_page(false), kPage).links.size(), 100000U);
 }
 
 TEST(ExtractLinksDeathTest, AnAbortOutsideAParseStillAborts) {

@@ -1,6 +1,8 @@
 #pragma once
 // Link extraction from HTML with a real HTML5 parser (gumbo).
 
+#include <chrono>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,15 +32,33 @@ enum class markup_reading { compact, shrunk, whole };
 std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,
                                        markup_reading reading = markup_reading::compact);
 
+/// How a parse ended.
+enum class parse_outcome {
+  complete,     ///< every link of the page was found
+  gave_up,      ///< one of gumbo's assert()s fired: none or only some links were found
+  over_budget,  ///< the parse took longer than its budget and was abandoned
+  stopped,      ///< the parse was abandoned because a stop was requested
+};
+
+/// What bounds a parse of a page handed over to extract_links_taking. gumbo's cost is not
+/// always linear in the page (some hostile nestings are quadratic in it): whatever the page,
+/// a parse ends within a few milliseconds of `stop` being requested or of `budget` running
+/// out, having found none or only some of the links then.
+struct parse_limits {
+  std::stop_token stop;
+  std::chrono::steady_clock::duration budget = std::chrono::seconds(10);
+};
+
 /// The links of a page handed over to extract_links_taking.
 struct page_links {
   std::vector<std::string> links;
-  bool complete = true;  ///< false when gumbo gave up on the page: one of its assert()s fired
+  parse_outcome outcome = parse_outcome::complete;
 };
 
 /// The same as extract_links, reading compact, for a page handed over: it is freed as soon as
 /// its link tags or shrunk copy are read, so a large page and its parse tree are not in memory
-/// at once. Says whether gumbo gave up on the page (and so found none or only some links).
-page_links extract_links_taking(std::string&& html, std::string_view page_url);
+/// at once. Says whether the parse completed (else it found none or only some links).
+page_links extract_links_taking(std::string&& html, std::string_view page_url,
+                                const parse_limits& limits = {});
 
 }  // namespace corocrawl
