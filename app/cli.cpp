@@ -175,10 +175,10 @@ given_options define_options(CLI::App& app, raw_options& raw) {
                             std::string("User-Agent header (default: corocrawl/") + version +
                                 "\n(+" + project_url + "))");
   given.headers = list("--header", raw.headers, "\"NAME: VALUE\"",
-                       "Header for the roots' hosts; replaces a config\n"
+                       "Header for the roots' origins; replaces a config\n"
                        "file header of that name. Repeatable\n(default: none)");
   given.user = single("--user", raw.user, "USER:PASSWORD",
-                      "Basic authentication for the roots' hosts\n(default: none)");
+                      "Basic authentication for the roots' origins\n(default: none)");
 
   group = "Proxy (see below)";
   given.proxy = single("--proxy", raw.proxy, "URL",
@@ -217,7 +217,7 @@ fs::path in_cwd(const fs::path& path, const fs::path& cwd) {
 std::string root_text(std::string_view text, const fs::path& cwd) {
   const root r = classify_root(text, cwd);
   if (const auto* dir = std::get_if<directory_root>(&r)) return dir->path.string();
-  return std::get<url_root>(r).url;
+  return std::get<url_root>(r).setting;
 }
 
 std::string one_line(std::string text) {

@@ -360,7 +360,7 @@ class config_reader {
     try {
       const root r = classify_root(text, dir_);
       if (const auto* dir = std::get_if<directory_root>(&r)) return dir->path.string();
-      return std::get<url_root>(r).url;
+      return std::get<url_root>(r).setting;
     } catch (const config_error& e) {
       fail(name_of("roots") + e.what());
     }

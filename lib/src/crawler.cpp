@@ -59,9 +59,10 @@ asio::awaitable<page_links> links_of(std::string body, std::string page_url, par
 }  // namespace
 
 crawler::crawler(asio::any_io_executor executor, const crawl_options& options,
-                 std::vector<std::string> root_urls)
+                 std::vector<std::string> root_urls, std::vector<root_origin> root_origins)
     : options_(options),
       roots_(std::move(root_urls)),
+      root_origins_(std::move(root_origins)),
       scope_(roots_, options.strict, compile_patterns(options.exclude, "exclude")),
       client_(executor, client_options(options)),
       parse_pool_(static_cast<unsigned>(options.threads)),
@@ -72,8 +73,6 @@ crawler::crawler(asio::any_io_executor executor, const crawl_options& options,
       all_done_(executor, 1),
       workers_gone_(executor, 1),
       time_limit_(executor) {
-  for (const auto& root : roots_)
-    if (const auto target = split_http_url(root)) root_hosts_.push_back(target->host);
   big_page_turn_.try_send(error_code{});
 }
 
@@ -173,7 +172,7 @@ void crawler::arm_wake_up() {
 asio::awaitable<void> crawler::fetch(work_item item) {
   const std::string_view url = store_->url(item.url);
   const auto target = split_http_url(url);  // in scope, so http(s)
-  auto fetched = co_await client_.get(*target, headers_for(target->host));
+  auto fetched = co_await client_.get(*target, headers_for(*target));
   // The origin's slot is held until the page is read: pages waiting for a parse thread count
   // against max_per_host, which bounds the memory their bodies take.
   const on_exit release_slot([this, origin = item.origin] {
@@ -354,9 +353,9 @@ void crawler::worker_exited(std::exception_ptr error) {
   if (--workers_running_ == 0) workers_gone_.try_send(error_code{});
 }
 
-const std::vector<http_header>& crawler::headers_for(const std::string& host) {
-  auto [it, added] = headers_by_host_.try_emplace(host);
-  if (added) it->second = headers_for_host(options_, root_hosts_, host);
+const std::vector<http_header>& crawler::headers_for(const http_target& target) {
+  auto [it, added] = headers_by_origin_.try_emplace(origin_key(target));
+  if (added) it->second = headers_for_target(options_, root_origins_, target);
   return it->second;
 }
 

@@ -36,16 +36,18 @@
 #include "frontier.hpp"
 #include "http_client.hpp"
 #include "parse_pool.hpp"
+#include "request_headers.hpp"
 
 namespace corocrawl {
 
 class crawler {
  public:
-  /// Prepares a crawl of `root_urls` (normalised absolute http(s) URLs) with `options`
-  /// (whose `roots` are not read). Throws config_error for an exclude pattern that does not
-  /// compile, a CA file that does not load or a malformed proxy.
+  /// Prepares a crawl of `root_urls` (normalised absolute http(s) URLs without userinfo) with
+  /// `options` (whose `roots` are not read); `options`' headers and credentials go to
+  /// `root_origins` only (see origins_of). Throws config_error for an exclude pattern that does
+  /// not compile, a CA file that does not load or a malformed proxy.
   crawler(boost::asio::any_io_executor executor, const crawl_options& options,
-          std::vector<std::string> root_urls);
+          std::vector<std::string> root_urls, std::vector<root_origin> root_origins);
 
   /// Crawls until every URL found has been processed, or until stop() or max_time. Rethrows
   /// an unexpected exception of a worker after stopping the others.
@@ -81,16 +83,16 @@ class crawler {
   void finish(url_id id, fetch_record record);
   void halt();
   void worker_exited(std::exception_ptr error);
-  const std::vector<http_header>& headers_for(const std::string& host);
+  const std::vector<http_header>& headers_for(const http_target& target);
 
   crawl_options options_;
   std::vector<std::string> roots_;
-  std::vector<std::string> root_hosts_;
+  std::vector<root_origin> root_origins_;  // where options_' headers and credentials go
   scope scope_;
   http_client client_;
   parse_pool parse_pool_;
   std::stop_source parse_stop_;  // requested when the crawl stops: parses under way end
-  std::unordered_map<std::string, std::vector<http_header>> headers_by_host_;
+  std::unordered_map<std::string, std::vector<http_header>> headers_by_origin_;
 
   // The URLs seen, who links to them, and the records; the result shares it.
   std::shared_ptr<crawl_store> store_ = std::make_shared<crawl_store>();

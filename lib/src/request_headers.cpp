@@ -1,4 +1,4 @@
-// Which extra headers go to which host, and the Basic credentials they may carry.
+// Which extra headers go to which origin, and the Basic credentials they may carry.
 
 #include "request_headers.hpp"
 
@@ -7,6 +7,8 @@
 #include <cstdint>
 
 #include "ascii.hpp"
+#include "corocrawl/errors.hpp"
+#include "corocrawl/root.hpp"
 
 namespace corocrawl {
 namespace {
@@ -24,21 +26,65 @@ void set_header(std::vector<http_header>& headers, const http_header& header) {
   }
 }
 
+bool same_origin(const root_origin& origin, const http_target& target) {
+  return origin.https == target.https && origin.host == target.host && origin.port == target.port;
+}
+
+// Whether a [hosts."HOST".headers] table may go to `host` over plain http: only when the
+// crawl itself goes over plain http (some root is http), and never to a host whose roots are
+// all https: a user who gave only https URLs for a host expects its secrets to stay in TLS.
+bool plain_http_allowed(std::span<const root_origin> roots, std::string_view host) {
+  bool any_http = false;
+  bool host_is_a_root = false;
+  for (const root_origin& origin : roots) {
+    if (origin.host == host) {
+      if (!origin.https) return true;
+      host_is_a_root = true;
+    }
+    any_http = any_http || !origin.https;
+  }
+  return any_http && !host_is_a_root;
+}
+
 }  // namespace
 
-std::vector<http_header> headers_for_host(const crawl_options& options,
-                                          std::span<const std::string> root_hosts,
-                                          std::string_view host) {
+std::vector<root_origin> origins_of(const std::vector<url_root>& roots) {
+  std::vector<root_origin> origins;
+  for (const url_root& given : roots) {
+    const auto target = split_http_url(given.url);
+    if (!target) continue;  // not http(s): nothing is requested from it
+    const auto existing = std::find_if(origins.begin(), origins.end(), [&](const root_origin& o) {
+      return same_origin(o, *target);
+    });
+    if (existing == origins.end()) {
+      origins.push_back({target->https, target->host, target->port, given.user});
+    } else if (!existing->user) {
+      existing->user = given.user;
+    } else if (given.user && given.user != existing->user) {
+      throw config_error("roots: two roots of " + origin_key(*target) +
+                         " name different credentials in their userinfo");
+    }
+  }
+  return origins;
+}
+
+std::vector<http_header> headers_for_target(const crawl_options& options,
+                                            std::span<const root_origin> roots,
+                                            const http_target& target) {
   std::vector<http_header> result;
-  if (std::find(root_hosts.begin(), root_hosts.end(), host) != root_hosts.end()) {
+  const auto origin = std::find_if(roots.begin(), roots.end(),
+                                   [&](const root_origin& o) { return same_origin(o, target); });
+  if (origin != roots.end()) {
     // The credentials first, so that an explicit "Authorization" header among
-    // options.headers wins over options.user, as curl's -H does over -u.
-    if (options.user) set_header(result, {"Authorization", basic_authorization(*options.user)});
+    // options.headers wins over them, as curl's -H does over -u.
+    if (const auto& user = origin->user ? origin->user : options.user)
+      set_header(result, {"Authorization", basic_authorization(*user)});
     for (const http_header& header : options.headers)
       set_header(result, header);
   }
-  if (const auto it = options.host_headers.find(std::string(host));
-      it != options.host_headers.end()) {
+  if (const auto it = options.host_headers.find(target.host);
+      it != options.host_headers.end() &&
+      (target.https || plain_http_allowed(roots, target.host))) {
     for (const http_header& header : it->second)
       set_header(result, header);
   }

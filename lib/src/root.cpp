@@ -4,7 +4,9 @@
 
 #include <array>
 #include <boost/url/parse.hpp>
+#include <boost/url/url.hpp>
 #include <charconv>
+#include <cstddef>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -21,6 +23,28 @@ namespace fs = std::filesystem;
 
 [[noreturn]] void fail(std::string_view text, std::string_view problem) {
   throw config_error("root \"" + std::string(text) + "\"" + std::string(problem));
+}
+
+/// The index of the '@' that ends the userinfo of `text`, a URL or a bare host: the last '@'
+/// before the path. Generous on purpose (a '?' or '#' typed unencoded in a password does not
+/// end the search): what it finds is hidden from messages.
+std::optional<std::size_t> userinfo_end(std::string_view text) {
+  const std::size_t scheme_end = text.find("://");
+  const std::size_t authority_begin = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
+  const std::size_t path = text.find('/', authority_begin);
+  const std::size_t at = text.substr(0, path).rfind('@');
+  if (at == std::string_view::npos || at < authority_begin) return std::nullopt;
+  return at;
+}
+
+/// Fails naming a root that is (or was taken for) a URL: its userinfo, user name and
+/// password alike, is shown as "***".
+[[noreturn]] void fail_url(std::string_view text, std::string_view problem) {
+  const auto at = userinfo_end(text);
+  if (!at) fail(text, problem);
+  const std::size_t scheme_end = text.find("://");
+  const std::size_t begin = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
+  fail(std::string(text.substr(0, begin)) + "***" + std::string(text.substr(*at)), problem);
 }
 
 bool is_scheme_char(char c) {
@@ -58,25 +82,46 @@ bool has_host(std::string_view url) {
   return parsed && parsed->has_authority() && !parsed->encoded_host().empty();
 }
 
+/// Moves the userinfo of `url` into `into.user`: RFC 3986 userinfo is "user[:password]",
+/// percent-encoded, and RFC 7617 forbids a ':' in the user name.
+void take_userinfo(std::string_view text, boost::urls::url& url, url_root& into) {
+  if (!url.has_userinfo()) return;
+  const std::string user = url.user();
+  if (user.empty()) fail_url(text, ": the user name before '@' is empty");
+  if (user.find(':') != std::string::npos) fail_url(text, ": the user name contains ':'");
+  into.user = user + ":" + (url.has_password() ? url.password() : std::string());
+  url.remove_userinfo();
+}
+
 url_root classify_url(std::string_view text, std::string_view as_url) {
   const auto parsed = boost::urls::parse_uri(as_url);
-  if (!parsed) fail(text, ": not a valid URL");
-  if (!has_host(as_url)) fail(text, ": URL has no host");
+  if (!parsed) fail_url(text, ": not a valid URL");
+  if (!has_host(as_url)) fail_url(text, ": URL has no host");
   // Boost.URL 1.81 reads "http://host:abc" as an empty port and the path "abc"; a path after
   // an authority must start with '/', so that is not a URL.
   const auto path = parsed->encoded_path();
-  if (!path.empty() && !path.starts_with('/')) fail(text, ": not a valid URL");
+  if (!path.empty() && !path.starts_with('/')) fail_url(text, ": not a valid URL");
   if (const auto port = parsed->port(); !port.empty()) {
     // Boost.URL 1.81 accepts any run of digits here (and wraps port_number() around).
     unsigned number = 0;
     const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), number);
     if (ec != std::errc{} || end != port.data() + port.size() || number < 1 || number > 65535) {
-      fail(text, ": port must be 1..65535, got \"" + std::string(port) + "\"");
+      // A "port" read from a text with an '@' may be a piece of a mistyped password.
+      fail_url(text, userinfo_end(text)
+                         ? ": port must be 1..65535"
+                         : ": port must be 1..65535, got \"" + std::string(port) + "\"");
     }
   }
   auto normal = normalize_url(as_url);
-  if (!normal || !has_host(*normal)) fail(text, ": not a valid URL");
-  return url_root{std::move(*normal)};
+  if (!normal || !has_host(*normal)) fail_url(text, ": not a valid URL");
+  const auto normal_view = boost::urls::parse_uri(*normal);
+  if (!normal_view) fail_url(text, ": not a valid URL");
+  boost::urls::url url(*normal_view);
+  url_root result;
+  take_userinfo(text, url, result);
+  result.url = url.buffer();
+  result.setting = std::move(*normal);
+  return result;
 }
 
 /// "~" and "~/..." are the user's home directory, as a shell would expand them; a config
@@ -102,7 +147,7 @@ root classify_root(std::string_view text, const std::filesystem::path& base_dir)
 
   if (const auto scheme = scheme_of(text)) {
     if (*scheme != "http" && *scheme != "https") {
-      fail(text, ": unsupported scheme \"" + *scheme + "\" (only http and https)");
+      fail_url(text, ": unsupported scheme \"" + *scheme + "\" (only http and https)");
     }
     return classify_url(text, text);
   }
@@ -123,7 +168,7 @@ root classify_root(std::string_view text, const std::filesystem::path& base_dir)
   // A bare host, possibly with a port and a path: "example.com/docs", "localhost:8080".
   const std::string as_url = "http://" + std::string(text);
   if (!boost::urls::parse_uri(as_url) || !has_host(as_url)) {
-    fail(text, ": not a URL, an existing directory or a host name");
+    fail_url(text, ": not a URL, an existing directory or a host name");
   }
   return classify_url(text, as_url);
 }

@@ -39,21 +39,26 @@ crawl_result run_crawl(const crawl_options& options) {
 
   // Directory roots are served on 127.0.0.1 for as long as the crawl runs.
   std::vector<std::unique_ptr<static_site_server>> servers;
-  std::vector<std::string> root_urls;
+  // Root URLs without userinfo, so that no output shows it; the credentials it named go
+  // beside them, to their origins only.
+  std::vector<url_root> roots;
   for (const auto& text : options.roots) {
     const auto classified = classify_root(text);
     if (const auto* url = std::get_if<url_root>(&classified)) {
-      root_urls.push_back(url->url);
+      roots.push_back(*url);
     } else {
       const auto& directory = std::get<directory_root>(classified).path;
       servers.push_back(std::make_unique<static_site_server>(directory));
-      root_urls.push_back(servers.back()->url());
+      roots.push_back({.url = servers.back()->url()});
       spdlog::info("serving {} at {}", directory.string(), servers.back()->url());
     }
   }
 
   asio::io_context context{1};
-  crawler crawl{context.get_executor(), options, std::move(root_urls)};
+  std::vector<std::string> root_urls;
+  for (const auto& root_url : roots)
+    root_urls.push_back(root_url.url);
+  crawler crawl{context.get_executor(), options, std::move(root_urls), origins_of(roots)};
   std::optional<asio::signal_set> signals;
   if (options.stop_on_signals) {
     signals.emplace(context, SIGINT, SIGTERM);

@@ -157,5 +157,63 @@ TEST_F(RootTest, PortMustFitSixteenBits) {
   EXPECT_EQ(url_of("example.com:65535"), "http://example.com:65535/");
 }
 
+// ---- userinfo: the root's credentials, carried beside its URL and never shown --------------
+
+TEST_F(RootTest, UserinfoIsTakenOutOfTheUrlAndPercentDecoded) {
+  const root r = classify_root("http://Al%40ce:p%3Ass%20w@Example.com:8080/docs", dir_);
+  const auto& u = std::get<url_root>(r);
+  EXPECT_EQ(u.url, "http://example.com:8080/docs");
+  EXPECT_EQ(u.user, "Al@ce:p:ss w");
+  // Settings keep the userinfo, so that classifying the setting again gives the credentials.
+  EXPECT_EQ(u.setting, "http://Al%40ce:p%3Ass%20w@example.com:8080/docs");
+  EXPECT_EQ(std::get<url_root>(classify_root(u.setting, dir_)).user, u.user);
+}
+
+TEST_F(RootTest, UserinfoOfABareHostAndWithoutPassword) {
+  const auto bare = std::get<url_root>(classify_root("ci:pw@example.com/x", dir_));
+  EXPECT_EQ(bare.url, "http://example.com/x");
+  EXPECT_EQ(bare.user, "ci:pw");
+  const auto no_password = std::get<url_root>(classify_root("https://ci@example.com", dir_));
+  EXPECT_EQ(no_password.url, "https://example.com/");
+  EXPECT_EQ(no_password.user, "ci:");
+  const auto empty_password = std::get<url_root>(classify_root("https://ci:@example.com", dir_));
+  EXPECT_EQ(empty_password.user, "ci:");
+}
+
+TEST_F(RootTest, NoUserinfoNoCredentials) {
+  const auto u = std::get<url_root>(classify_root("http://example.com/a?b=c@d", dir_));
+  EXPECT_EQ(u.user, std::nullopt);
+  EXPECT_EQ(u.url, "http://example.com/a?b=c@d");
+  EXPECT_EQ(u.setting, u.url);
+}
+
+TEST_F(RootTest, UnusableUserinfoIsRejected) {
+  EXPECT_NE(error_of("http://@example.com/").find("the user name before '@' is empty"),
+            std::string::npos);
+  EXPECT_NE(error_of("http://:pw@example.com/").find("the user name before '@' is empty"),
+            std::string::npos);
+  EXPECT_NE(error_of("http://a%3Ab:pw@example.com/").find("the user name contains ':'"),
+            std::string::npos);
+}
+
+TEST_F(RootTest, ErrorMessagesNeverShowTheUserinfo) {
+  for (const char* text :
+       {"http://ci:s3cret@example.com:99999/", "http://ci:s3cret@example.com:1x",
+        "ftp://ci:s3cret@example.com/", "http://ci:s3cret@", "ci:s3cret@example.com:1x",
+        "http://ci:s3#cret@example.com:5/", "http://ci:s3?cret@example.com/", "http://:s3cret@x/",
+        "http://ci:s3cret@exa mple.com/"}) {
+    const std::string message = error_of(text);
+    EXPECT_EQ(message.find("s3"), std::string::npos) << message;
+    EXPECT_EQ(message.find("ci"), std::string::npos) << message;
+    EXPECT_NE(message.find("***@"), std::string::npos) << message;
+  }
+  EXPECT_NE(error_of("http://ci:s3cret@example.com:99999/")
+                .find("root \"http://***@example.com:99999/\": port must be 1..65535"),
+            std::string::npos);
+  // A path is shown as it is: an '@' in it is no userinfo.
+  EXPECT_NE(error_of("./no@such/dir").find("root \"./no@such/dir\": no such directory"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace corocrawl

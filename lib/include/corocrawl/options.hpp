@@ -70,9 +70,9 @@ struct crawl_options {
 
   // Identity.
   std::string user_agent;            ///< empty: "corocrawl/<version> (+<project URL>)"
-  std::vector<http_header> headers;  ///< sent to the roots' hosts only
+  std::vector<http_header> headers;  ///< sent to the roots' origins only
   std::map<std::string, std::vector<http_header>> host_headers;  ///< lower-case host → headers
-  std::optional<std::string> user;  ///< "USER:PASS": basic auth, sent up front to root hosts
+  std::optional<std::string> user;  ///< "USER:PASS": basic auth, sent up front to root origins
 
   proxy_options proxy;
 
