@@ -35,7 +35,8 @@ http_client_options client_options(const crawl_options& options) {
                             : options.user_agent,
           .insecure = options.insecure,
           .ca_file = options.ca_file,
-          .proxy = options.proxy};
+          .proxy = options.proxy,
+          .max_connections = connection_cap(options.max_tasks)};
 }
 
 // Runs `action` when it goes out of scope.
@@ -197,9 +198,12 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   if (fetched.ec == fetch_errc::body_too_large && fetched.response.status != 0) {
     record.status = fetched.response.status;  // the header came: only the body is too big
     record.error = fetched.error;
-    record.size = options_.max_body;
-    if (const auto media = parse_content_type(fetched.response.content_type))
+    record.size = fetched.response.body_received;
+    if (const auto media = parse_content_type(fetched.response.content_type)) {
       record.content_type = media->type;
+      record.encoding = media->charset;
+      if (!record.encoding && is_markup(media->type)) record.encoding = "utf-8";
+    }
     spdlog::warn("{}: body larger than {} bytes: not read further", url, options_.max_body);
   } else if (fetched.ec) {
     record.error = fetched.error;

@@ -3,6 +3,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509_vfy.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
@@ -13,6 +14,9 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
+#include <limits>
+#include <optional>
+#include <stdexcept>
 #include <variant>
 
 #include "corocrawl/errors.hpp"
@@ -27,19 +31,7 @@ namespace ssl = asio::ssl;
 using asio::ip::tcp;
 using boost::system::error_code;
 using namespace asio::experimental::awaitable_operators;
-
-struct http_client::connection {
-  explicit connection(const asio::any_io_executor& executor)
-      : stream(std::in_place_index<0>, executor) {}
-
-  beast::tcp_stream& tcp() {
-    return std::visit([](auto& s) -> beast::tcp_stream& { return beast::get_lowest_layer(s); },
-                      stream);
-  }
-
-  std::variant<beast::tcp_stream, beast::ssl_stream<beast::tcp_stream>> stream;
-  beast::flat_buffer buffer;  // bytes read past one response belong to the next
-};
+using namespace std::chrono_literals;
 
 struct http_client::exchange_result {
   result outcome;
@@ -51,30 +43,6 @@ namespace {
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 constexpr std::size_t header_limit = 64 * 1024;  // big CSP and cookie headers are common
-
-// boost::system::error_category's destructor is protected and non-virtual by design.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wnon-virtual-dtor"
-class fetch_category_impl final : public boost::system::error_category {
- public:
-  const char* name() const noexcept override { return "corocrawl.fetch"; }
-  std::string message(int ev) const override {
-    switch (static_cast<fetch_errc>(ev)) {
-      case fetch_errc::body_too_large:
-        return "body too large";
-      case fetch_errc::bad_address:
-        return "bad --resolve address";
-      case fetch_errc::tls:
-        return "TLS handshake failed";
-      case fetch_errc::bad_encoding:
-        return "body does not decode";
-      case fetch_errc::proxy_refused:
-        return "the proxy refused the connection";
-    }
-    return "unknown fetch error";
-  }
-};
-#pragma GCC diagnostic pop
 
 bool is_ip_literal(const std::string& host) {
   error_code ec;
@@ -98,65 +66,57 @@ bool is_closed_connection(const error_code& ec) {
          ec == ssl::error::stream_truncated;
 }
 
-std::string describe(const error_code& ec) {
-  const auto kind = failure_kind(ec);
-  if (kind == "refused") return "connection refused";
-  if (kind == "reset") return "connection reset";
-  if (kind == "closed") return "connection closed without a response";
-  if (kind == "truncated") return "truncated response";
-  if (kind == "timeout") return "timed out";
-  if (kind == "dns") return "host not found";
-  if (kind == "body_too_large") return "body too large";
-  if (kind == "protocol") return "bad HTTP response: " + ec.message();
-  return ec.message();
-}
-
 http_client::result failure(const error_code& ec) {
   return {ec, describe(ec), {}};
 }
 
+using response_parser = http::response_parser<http::string_body>;
+
+// Reads the response to a request into `parser`, skipping interim (1xx) responses: each gets
+// a fresh parser, and the final one follows on the same connection. `got_some` says whether
+// any byte of any of them came.
+asio::awaitable<error_code> read_final_response(http_connection& conn,
+                                                std::optional<response_parser>& parser,
+                                                std::uint64_t max_body, bool& got_some) {
+  for (;;) {
+    parser.emplace();
+    parser->header_limit(header_limit);
+    parser->body_limit(max_body);
+    auto [ec, read] = co_await std::visit(
+        [&](auto& s) { return http::async_read(s, conn.buffer, *parser, use_tuple); }, conn.stream);
+    got_some = got_some || parser->got_some();
+    // TLS servers often end a close-delimited body without a close_notify.
+    if (ec == ssl::error::stream_truncated && parser->got_some() && !parser->is_done())
+      parser->put_eof(ec);
+    if (ec || parser->get().result_int() / 100 != 1) co_return ec;
+    if (parser->get().result_int() == 101) co_return fetch_errc::unasked_upgrade;
+  }
+}
+
+http_client::result bad_status(unsigned status) {
+  return {fetch_errc::bad_status,
+          fmt::format("bad HTTP response: status {:03} is not 100-599", status),
+          {}};
+}
+
 }  // namespace
 
-const boost::system::error_category& fetch_category() noexcept {
-  static const fetch_category_impl category;
-  return category;
-}
-
-error_code make_error_code(fetch_errc e) noexcept {
-  return {static_cast<int>(e), fetch_category()};
-}
-
-std::string_view failure_kind(const error_code& ec) {
-  if (ec == asio::error::connection_refused) return "refused";
-  if (ec == asio::error::connection_reset || ec == asio::error::connection_aborted ||
-      ec == asio::error::broken_pipe)
-    return "reset";
-  if (ec == http::error::end_of_stream || ec == asio::error::eof ||
-      ec == ssl::error::stream_truncated)
-    return "closed";
-  if (ec == http::error::partial_message) return "truncated";
-  if (ec == beast::error::timeout || ec == asio::error::timed_out) return "timeout";
-  if (ec == asio::error::host_not_found || ec == asio::error::host_not_found_try_again ||
-      ec == asio::error::no_data || ec == asio::error::no_recovery ||
-      ec == asio::error::service_not_found)
-    return "dns";
-  if (ec == fetch_errc::body_too_large || ec == http::error::body_limit) return "body_too_large";
-  if (ec == fetch_errc::tls || ec.category() == asio::error::get_ssl_category()) return "tls";
-  if (ec == fetch_errc::proxy_refused) return "proxy";
-  if (ec.category() == http::make_error_code(http::error::end_of_stream).category() ||
-      ec == fetch_errc::bad_address || ec == fetch_errc::bad_encoding)
-    return "protocol";
-  return "network";
-}
-
-bool is_retryable(const error_code& ec) {
-  const auto kind = failure_kind(ec);
-  return kind == "refused" || kind == "reset" || kind == "closed" || kind == "truncated" ||
-         kind == "timeout" || kind == "network";
+std::size_t connection_cap(int max_tasks) {
+  // Standard streams, the event loop's own, files written, DNS lookups, the folder server's
+  // listening socket: a few dozen at most.
+  constexpr rlim_t reserve = 32;
+  std::size_t by_descriptors = std::numeric_limits<std::size_t>::max();
+  if (rlimit limit{}; getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    by_descriptors = limit.rlim_cur > reserve ? (limit.rlim_cur - reserve) / 2 : 1;
+  return std::clamp<std::size_t>(by_descriptors, 1,
+                                 static_cast<std::size_t>(std::max(max_tasks, 1)));
 }
 
 http_client::http_client(asio::any_io_executor executor, http_client_options options)
-    : executor_(std::move(executor)), options_(std::move(options)) {
+    : executor_(std::move(executor)),
+      options_(std::move(options)),
+      resolver_(executor_, options_.resolve),
+      pool_(executor_, options_.max_connections) {
   // A bad CA file is a config error before the crawl; otherwise OpenSSL is set up (4 MB of
   // it paged in) only when the first https URL comes.
   if (!options_.ca_file.empty()) tls();
@@ -194,7 +154,6 @@ const proxy_endpoint* http_client::proxy_for(const http_target& target) const {
 
 asio::awaitable<http_client::result> http_client::get(const http_target& target,
                                                       std::span<const http_header> headers) {
-  const auto until = std::chrono::steady_clock::now() + options_.timeout;
   const auto* proxy = proxy_for(target);
   // Plain http through a proxy shares the connections to the proxy; anything else has its own.
   const auto route = proxy && !target.https
@@ -202,34 +161,45 @@ asio::awaitable<http_client::result> http_client::get(const http_target& target,
                          : origin_key(target) + (proxy ? " via proxy" : "");
 
   // Reuse an idle keep-alive connection; if the server closed it meanwhile, go on below.
-  if (auto& pool = idle_[route]; !pool.empty()) {
-    auto conn = std::move(pool.back());
-    pool.pop_back();
-    conn->tcp().expires_at(until);
+  if (auto conn = pool_.take_idle(route)) {
+    conn->tcp().expires_after(options_.timeout);
     ++requests_;
     auto exchanged = co_await exchange(*conn, target, proxy, headers);
     if (!exchanged.closed_idle) {
-      if (exchanged.reusable) idle_[route].push_back(std::move(conn));
+      if (exchanged.reusable) pool_.put_idle(route, std::move(conn));
       co_return std::move(exchanged.outcome);
     }
     spdlog::debug("{}: idle connection was closed by the server; reconnecting", route);
   }
 
   std::unique_ptr<connection> conn;
-  if (auto opened = co_await open(target, proxy, until, conn); opened.ec) co_return opened;
+  if (auto opened = co_await open(target, proxy, conn); opened.ec) co_return opened;
   ++requests_;
   auto exchanged = co_await exchange(*conn, target, proxy, headers);
-  if (exchanged.reusable) idle_[route].push_back(std::move(conn));
+  if (exchanged.reusable) pool_.put_idle(route, std::move(conn));
   co_return std::move(exchanged.outcome);
 }
 
 asio::awaitable<http_client::result> http_client::open(const http_target& target,
-                                                       const proxy_endpoint* proxy, deadline until,
+                                                       const proxy_endpoint* proxy,
                                                        std::unique_ptr<connection>& out) {
-  auto conn = std::make_unique<connection>(executor_);
   const auto& host = proxy ? proxy->host : target.host;
   const auto port = proxy ? proxy->port : target.port;
-  if (auto ec = co_await connect(host, port, until, *conn)) co_return failure(ec);
+  std::unique_ptr<connection> conn;
+  std::optional<deadline> give_up;  // set when descriptors first run short
+  for (auto pause = 10ms;; pause = std::min(2 * pause, std::chrono::milliseconds(1s))) {
+    auto slot = co_await pool_.reserve();
+    conn = std::make_unique<connection>(executor_, std::move(slot));
+    // The time limit starts now: waiting under the cap or for a descriptor is no fault of
+    // the server's.
+    const auto ec =
+        co_await connect(host, port, std::chrono::steady_clock::now() + options_.timeout, *conn);
+    if (!ec) break;
+    if (!is_out_of_descriptors(ec)) co_return failure(ec);
+    conn.reset();
+    if (!give_up) give_up = std::chrono::steady_clock::now() + options_.timeout;
+    co_await wait_for_descriptor(pause, *give_up);
+  }
   ++connections_;
   if (target.https) {
     if (proxy) {
@@ -242,10 +212,27 @@ asio::awaitable<http_client::result> http_client::open(const http_target& target
   co_return result{};
 }
 
+// The process is out of file descriptors: local back-pressure, never a failure of the URL.
+// Closes the least recently used idle connection, or else waits until a connection closes or
+// becomes idle (at most `pause`). Past `give_up` with no connection of ours open, something
+// else holds the descriptors and no wait would end: that is the environment's failure.
+asio::awaitable<void> http_client::wait_for_descriptor(std::chrono::milliseconds pause,
+                                                       deadline give_up) {
+  if (!told_of_shortage_) {
+    told_of_shortage_ = true;
+    spdlog::warn("out of file descriptors with {} connections open: waiting for some to close",
+                 pool_.open());
+  }
+  if (pool_.close_oldest_idle()) co_return;
+  if (pool_.open() == 0 && std::chrono::steady_clock::now() >= give_up)
+    throw std::runtime_error("no file descriptor is left for a connection (see ulimit -n)");
+  co_await pool_.wait_for_change(pause);
+}
+
 asio::awaitable<error_code> http_client::connect(const std::string& host, std::uint16_t port,
                                                  deadline until, connection& conn) {
-  endpoints addresses;
-  if (auto ec = co_await resolve(host, port, until, addresses)) co_return ec;
+  host_resolver::endpoints addresses;
+  if (auto ec = co_await resolver_.resolve(host, port, until, addresses)) co_return ec;
   // Every address (IPv6 and IPv4) gets a share of the time left, so that one which drops
   // packets cannot use it all.
   error_code last = asio::error::host_not_found;
@@ -259,6 +246,7 @@ asio::awaitable<error_code> http_client::connect(const std::string& host, std::u
       stream.expires_at(until);
       co_return error_code{};
     }
+    if (is_out_of_descriptors(ec)) co_return ec;  // no socket at all: no address would do
     spdlog::debug("connecting to {} ({}) failed: {}", host, addresses[i].address().to_string(),
                   ec.message());
     last = ec;
@@ -342,29 +330,26 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
       [&](auto& s) { return http::async_write(s, request, use_tuple); }, conn.stream);
   if (write_ec) co_return exchange_result{failure(write_ec), false, is_closed_connection(write_ec)};
 
-  http::response_parser<http::string_body> parser;
-  parser.header_limit(header_limit);
-  parser.body_limit(options_.max_body);
-  auto [ec, read] = co_await std::visit(
-      [&](auto& s) { return http::async_read(s, conn.buffer, parser, use_tuple); }, conn.stream);
-  // TLS servers often end a close-delimited body without a close_notify.
-  if (ec == ssl::error::stream_truncated && parser.got_some() && !parser.is_done())
-    parser.put_eof(ec);
+  std::optional<response_parser> parser;
+  bool got_some = false;
+  auto ec = co_await read_final_response(conn, parser, options_.max_body, got_some);
   if (ec == http::error::body_limit) ec = fetch_errc::body_too_large;
-  if (ec && ec != fetch_errc::body_too_large) {
-    const bool closed_idle = !parser.got_some() && is_closed_connection(ec);
-    co_return exchange_result{failure(ec), false, closed_idle};
-  }
+  if (ec && ec != fetch_errc::body_too_large)
+    co_return exchange_result{failure(ec), false, !got_some && is_closed_connection(ec)};
 
   // The header is complete: even a body over the limit leaves a status to report.
-  auto& message = parser.get();
+  auto& message = parser->get();
+  const unsigned status = message.result_int();
+  if (status < 100 || status > 599) co_return exchange_result{bad_status(status), false, false};
   exchange_result exchanged;
-  exchanged.reusable = !ec && parser.keep_alive();
+  // The pool keeps it only if no byte waits past the response: those were not asked for.
+  exchanged.reusable = !ec && parser->keep_alive();
   auto& response = exchanged.outcome.response;
-  response.status = message.result_int();
+  response.status = status;
   response.location = message[http::field::location];
   response.content_type = message[http::field::content_type];
   response.retry_after = message[http::field::retry_after];
+  response.body_received = message.body().size();
   if (!ec) {
     conn.tcp().expires_never();
     auto decoded = decode_content(message[http::field::content_encoding], std::move(message.body()),
@@ -379,61 +364,6 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
   }
   if (ec) exchanged.outcome = {ec, describe(ec), std::move(response)};
   co_return exchanged;
-}
-
-asio::awaitable<error_code> http_client::resolve(const std::string& host, std::uint16_t port,
-                                                 deadline until, endpoints& out) {
-  for (const auto& fixed : options_.resolve) {
-    if (fixed.host != host || fixed.port != port) continue;
-    out.clear();
-    for (const auto& text : fixed.addresses) {
-      error_code ec;
-      const auto address = asio::ip::make_address(text, ec);
-      if (ec) co_return make_error_code(fetch_errc::bad_address);
-      out.emplace_back(address, port);
-    }
-    co_return error_code{};
-  }
-  if (error_code ec; true) {
-    const auto literal = asio::ip::make_address(host, ec);
-    if (!ec) {
-      out = {tcp::endpoint{literal, port}};
-      co_return error_code{};
-    }
-  }
-
-  // One lookup per host:port and crawl; requests that arrive meanwhile wait for its answer.
-  const auto key = host + ":" + std::to_string(port);
-  auto [it, first] = resolutions_.try_emplace(key);
-  if (first) {
-    it->second = std::make_shared<resolution>();
-    it->second->ready =
-        std::make_unique<asio::steady_timer>(executor_, asio::steady_timer::time_point::max());
-  }
-  const auto lookup = it->second;  // keeps it alive should the entry be dropped below
-  if (first) {
-    tcp::resolver resolver{executor_};
-    asio::steady_timer timer{executor_, until};
-    auto answer = co_await (resolver.async_resolve(host, std::to_string(port), use_tuple) ||
-                            timer.async_wait(use_tuple));
-    if (answer.index() == 0) {
-      auto& [ec, results] = std::get<0>(answer);
-      lookup->ec = ec;
-      for (const auto& entry : results)
-        lookup->addresses.push_back(entry.endpoint());
-      if (!ec && lookup->addresses.empty()) lookup->ec = asio::error::host_not_found;
-    } else {
-      lookup->ec = asio::error::timed_out;
-      resolutions_.erase(key);  // a slow lookup is worth another go later
-    }
-    lookup->done = true;
-    lookup->ready->cancel();
-  }
-  while (!lookup->done)
-    co_await lookup->ready->async_wait(use_tuple);
-  if (lookup->ec) co_return lookup->ec;
-  out = lookup->addresses;
-  co_return error_code{};
 }
 
 }  // namespace corocrawl

@@ -1,8 +1,9 @@
 #pragma once
 // An HTTP/1.1 client for the crawler: http and https (OpenSSL, verified against the system's
-// CA store), keep-alive connections pooled per origin, a DNS cache, one time limit per request,
-// gzip/deflate bodies, HTTP proxies (CONNECT for https). It never follows redirects: the
-// crawler does.
+// CA store), keep-alive connections pooled per origin under a cap on open connections, a DNS
+// cache, one time limit per request, gzip/deflate bodies, HTTP proxies (CONNECT for https). It
+// never follows redirects: the crawler does. Interim (1xx) responses are skipped, and a
+// connection carries another request only when nothing unasked-for waits on it.
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -20,38 +21,24 @@
 #include <unordered_map>
 #include <vector>
 
+#include "connection_pool.hpp"
 #include "corocrawl/options.hpp"
 #include "corocrawl/url.hpp"
+#include "fetch_error.hpp"
+#include "host_resolver.hpp"
 #include "proxy.hpp"
 
 namespace corocrawl {
 
-/// Failures of a fetch that are not system or Beast errors.
-enum class fetch_errc {
-  body_too_large = 1,  ///< the decoded body exceeded max_body
-  bad_address,         ///< a --resolve address that is not an IP literal
-  tls,                 ///< the TLS handshake failed: certificate, host name, protocol
-  bad_encoding,        ///< a compressed body that does not decode, or an unknown coding
-  proxy_refused,       ///< the proxy answered CONNECT with an error status
-};
-const boost::system::error_category& fetch_category() noexcept;
-boost::system::error_code make_error_code(fetch_errc e) noexcept;
-
-/// A short name for the kind of failure, used in "fail_<kind>" statistics: "refused",
-/// "reset", "closed", "truncated", "timeout", "dns", "tls", "protocol", "proxy",
-/// "body_too_large" or "network".
-std::string_view failure_kind(const boost::system::error_code& ec);
-
-/// True for failures worth another try: the network misbehaved (refused, reset, closed,
-/// truncated, timed out). HTTP statuses are never failures, so never retried here.
-bool is_retryable(const boost::system::error_code& ec);
-
 struct http_response {
-  unsigned status = 0;
+  unsigned status = 0;       ///< the final response's, 200-599: interim (1xx) ones are skipped
   std::string location;      ///< Location header; empty when absent
   std::string content_type;  ///< Content-Type header; empty when absent
   std::string retry_after;   ///< Retry-After header; empty when absent
   std::string body;          ///< decoded (gzip and deflate undone)
+  /// Body bytes received as sent (before decoding); with body_too_large, those read before
+  /// reading stopped (0 when the Content-Length alone was too large).
+  std::uint64_t body_received = 0;
 };
 
 struct http_client_options {
@@ -62,7 +49,16 @@ struct http_client_options {
   bool insecure = false;
   std::string ca_file;
   proxy_options proxy;
+  /// Connections open at once, across all origins and proxies; 0: no limit. See
+  /// connection_cap().
+  std::size_t max_connections = 0;
 };
+
+/// The connection cap for a crawl of `max_tasks` concurrent requests: never more than they
+/// can use, and at most half the file descriptors the process may open (RLIMIT_NOFILE, read
+/// now) after a reserve for everything else, since folder mode's server spends one more per
+/// connection in the same process. At least 1.
+std::size_t connection_cap(int max_tasks);
 
 class http_client {
  public:
@@ -81,7 +77,10 @@ class http_client {
 
   /// GETs `target` once with `headers` added, on a pooled keep-alive connection when one is
   /// idle. A pooled connection that the server closed while idle is replaced by a fresh one
-  /// at once, without a failure. Cancellation (the caller's cancellation slot) aborts it.
+  /// at once, without a failure. Waiting for a connection under the cap, or for a file
+  /// descriptor when the process has run out, is not counted against the time limit.
+  /// Cancellation (the caller's cancellation slot) aborts it. Throws std::runtime_error when
+  /// no descriptor frees up for a whole time limit while no connection is open.
   boost::asio::awaitable<result> get(const http_target& target,
                                      std::span<const http_header> headers);
 
@@ -90,23 +89,16 @@ class http_client {
   std::uint64_t connections() const { return connections_; }
 
  private:
-  struct connection;
+  using connection = http_connection;
   struct exchange_result;
-  using endpoints = std::vector<boost::asio::ip::tcp::endpoint>;
   using deadline = std::chrono::steady_clock::time_point;
-  /// One host:port's DNS answer, shared by every request to it; `ready` wakes the requests
-  /// that arrived while the lookup was under way.
-  struct resolution {
-    bool done = false;
-    boost::system::error_code ec;
-    endpoints addresses;
-    std::unique_ptr<boost::asio::steady_timer> ready;
-  };
 
   boost::asio::ssl::context& tls();
   const proxy_endpoint* proxy_for(const http_target& target) const;
   boost::asio::awaitable<result> open(const http_target& target, const proxy_endpoint* proxy,
-                                      deadline until, std::unique_ptr<connection>& out);
+                                      std::unique_ptr<connection>& out);
+  boost::asio::awaitable<void> wait_for_descriptor(std::chrono::milliseconds pause,
+                                                   deadline give_up);
   boost::asio::awaitable<boost::system::error_code> connect(const std::string& host,
                                                             std::uint16_t port, deadline until,
                                                             connection& conn);
@@ -116,22 +108,17 @@ class http_client {
   boost::asio::awaitable<exchange_result> exchange(connection& conn, const http_target& target,
                                                    const proxy_endpoint* proxy,
                                                    std::span<const http_header> headers);
-  boost::asio::awaitable<boost::system::error_code> resolve(const std::string& host,
-                                                            std::uint16_t port, deadline until,
-                                                            endpoints& out);
 
   boost::asio::any_io_executor executor_;
   http_client_options options_;
   std::optional<boost::asio::ssl::context> tls_;  // made by tls() when first needed
   std::optional<proxy_endpoint> http_proxy_;
   std::optional<proxy_endpoint> https_proxy_;
-  std::unordered_map<std::string, std::vector<std::unique_ptr<connection>>> idle_;  // by route
-  std::unordered_map<std::string, std::shared_ptr<resolution>> resolutions_;        // by host:port
+  host_resolver resolver_;
+  connection_pool pool_;
   std::uint64_t requests_ = 0;
   std::uint64_t connections_ = 0;
+  bool told_of_shortage_ = false;  // out of descriptors was logged once
 };
 
 }  // namespace corocrawl
-
-template <>
-struct boost::system::is_error_code_enum<corocrawl::fetch_errc> : std::true_type {};

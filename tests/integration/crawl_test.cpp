@@ -512,7 +512,10 @@ TEST_F(CrawlTest, IdleConnectionClosedByTheServerIsReplacedWithoutATry) {
   });
   ASSERT_EQ(result.records.size(), 3u);
   EXPECT_EQ(result.connections, server_.connections());
-  EXPECT_EQ(result.requests, 3u + (server_.connections() - 1));  // replaced ones sent twice
+  // A connection seen closed before reuse is not sent to; one closed meanwhile is, and the
+  // request goes again on a new one.
+  EXPECT_GE(result.requests, 3u);
+  EXPECT_LE(result.requests, 3u + (server_.connections() - 1));
   for (const auto& r : result.records) {
     EXPECT_EQ(r.status, 200u) << r.url;
     EXPECT_EQ(r.tries, 1) << r.url;

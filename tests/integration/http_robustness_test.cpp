@@ -8,6 +8,8 @@
 #include "compression.hpp"
 #include "corocrawl/crawl.hpp"
 #include "crawl_helpers.hpp"
+#include "temp_dir.hpp"
+#include "test_ca.hpp"
 #include "test_server.hpp"
 
 namespace corocrawl {
@@ -117,6 +119,25 @@ TEST(HttpRobustness, IdleConnectionClosedByTheServerCostsNoTry) {
     EXPECT_EQ(r.tries, 1) << r.url;
   }
   EXPECT_EQ(server.connections(), 4u);
+}
+
+TEST(HttpRobustness, TlsConnectionsAreKeptAlive) {
+  // A pooled TLS connection is reused only when nothing waits on it, decrypted or not: the
+  // session tickets TLS 1.3 servers send must not count as bytes nobody asked for.
+  testing::test_ca ca;
+  testing::temp_dir temp;
+  ca.write_certificate(temp.path() / "ca.pem");
+  test_server server{ca.issue({"127.0.0.1"})};
+  server.add_page("/", {"/a", "/b", "/c"});
+  for (const auto* path : {"/a", "/b", "/c"})
+    server.add_page(path);
+  auto options = options_for({server.url("/")});
+  options.ca_file = (temp.path() / "ca.pem").string();
+  options.max_tasks = 1;
+  const auto result = run_crawl(options);
+  EXPECT_TRUE(passed(result));
+  EXPECT_EQ(result.records.size(), 4u);
+  EXPECT_EQ(server.connections(), 1u);
 }
 
 TEST(HttpRobustness, EveryAddressOfAHostIsTried) {

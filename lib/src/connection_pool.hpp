@@ -1,0 +1,111 @@
+#pragma once
+// The HTTP client's connections: the keep-alive ones waiting for their next request, kept per
+// route (an origin, or a proxy), and a cap on how many are open at once across all routes.
+// When a new connection would pass the cap, the least recently used idle one is closed; when
+// none is idle, the new one waits until one is. Everything runs on the client's executor.
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
+#include <chrono>
+#include <cstddef>
+#include <list>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+namespace corocrawl {
+
+class connection_pool;
+
+/// One connection open against the cap: released (and a waiting opener woken) when it goes.
+/// It outlives its pool harmlessly.
+class connection_slot {
+ public:
+  connection_slot() = default;
+  connection_slot(connection_slot&& other) noexcept = default;
+  connection_slot& operator=(connection_slot&& other) noexcept;
+  connection_slot(const connection_slot&) = delete;
+  connection_slot& operator=(const connection_slot&) = delete;
+  ~connection_slot();
+
+ private:
+  friend class connection_pool;
+  struct counter;
+  explicit connection_slot(std::weak_ptr<counter> owner) : owner_(std::move(owner)) {}
+  void release();
+  std::weak_ptr<counter> owner_;
+};
+
+/// A connection to a server or a proxy, plain or TLS, with the bytes read past the last
+/// response.
+struct http_connection {
+  http_connection(const boost::asio::any_io_executor& executor, connection_slot held)
+      : stream(std::in_place_index<0>, executor), slot(std::move(held)) {}
+
+  boost::beast::tcp_stream& tcp() {
+    return std::visit(
+        [](auto& s) -> boost::beast::tcp_stream& { return boost::beast::get_lowest_layer(s); },
+        stream);
+  }
+
+  /// True when nothing is waiting to be read: no bytes past the last response, none
+  /// arrived since (plain or TLS), and the server has not closed it. Only such a connection
+  /// may carry another request: whatever else is there was not asked for.
+  bool quiet();
+
+  std::variant<boost::beast::tcp_stream, boost::beast::ssl_stream<boost::beast::tcp_stream>> stream;
+  boost::beast::flat_buffer buffer;  // bytes read past one response (an interim one's next)
+  connection_slot slot;
+};
+
+class connection_pool {
+ public:
+  /// `max_open`: the most connections open at once; 0 for no limit.
+  connection_pool(const boost::asio::any_io_executor& executor, std::size_t max_open);
+  ~connection_pool();
+  connection_pool(const connection_pool&) = delete;
+  connection_pool& operator=(const connection_pool&) = delete;
+
+  /// The most recently used idle connection to `route` that is still quiet(), or null.
+  /// Idle connections to `route` found not quiet are closed on the way.
+  std::unique_ptr<http_connection> take_idle(const std::string& route);
+
+  /// Keeps `connection` for the next request to `route`, if it is quiet(); else closes it.
+  void put_idle(const std::string& route, std::unique_ptr<http_connection> connection);
+
+  /// Waits until one more connection may be opened, closing the least recently used idle
+  /// connection when the cap is reached, and returns the slot the new connection holds.
+  boost::asio::awaitable<connection_slot> reserve();
+
+  /// Closes the least recently used idle connection; false when none is idle.
+  bool close_oldest_idle();
+
+  /// Waits until a connection is closed or becomes idle, or `longest` has passed.
+  boost::asio::awaitable<void> wait_for_change(std::chrono::milliseconds longest);
+
+  /// Connections open now (idle or in use) and idle now.
+  std::size_t open() const;
+  std::size_t idle() const { return lru_.size(); }
+
+ private:
+  struct idle_entry {
+    std::string route;
+    std::unique_ptr<http_connection> connection;
+  };
+  using lru_list = std::list<idle_entry>;  // least recently used first
+
+  void forget(lru_list::iterator entry);
+  void changed();
+
+  std::shared_ptr<connection_slot::counter> counter_;
+  lru_list lru_;
+  std::unordered_map<std::string, std::vector<lru_list::iterator>> by_route_;  // oldest first
+};
+
+}  // namespace corocrawl
