@@ -57,7 +57,8 @@ TEST_F(CliTest, JsonToStdoutIsOneValidDocument) {
   EXPECT_EQ(summary.at("schema"), "corocrawl-summary/1");
   EXPECT_EQ(summary.at("roots"), json::array{json::string(server_.url("/"))});
   EXPECT_EQ(summary.at("config"), json::parse(R"({"max_tasks": 100, "max_redirect": 10,
-      "max_tries": 4, "strict": true, "exclude": []})"));
+      "max_tries": 4, "strict": true, "exclude": [], "max_urls": null, "max_depth": null,
+      "trap_rules": true})"));
   EXPECT_TRUE(summary.at("elapsed_seconds").is_number());
   EXPECT_EQ(summary.at("interrupted"), false);
   EXPECT_EQ(summary.at("passed"), false);
