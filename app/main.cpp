@@ -2,7 +2,8 @@
  * corocrawl: crawls a website (a URL, or a local folder of built HTML) with many concurrent
  * requests and reports what it found: a human report on stdout, a JSON summary for CI, and
  * an exit status CI can act on (0 nothing broken, 1 something broken or --max-time reached,
- * 2 usage or config error, 130 interrupted).
+ * 2 usage or config error, 3 the crawl could not run or an output could not be written,
+ * 130 interrupted).
  *
  * This file is a thin shell: parse the command line, set up logging, run the library's
  * crawl, write the outputs.
@@ -11,16 +12,18 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+#include <filesystem>
+#include <functional>
 #include <iostream>
 #include <optional>
+#include <string>
 
 #include "cli.hpp"
 #include "corocrawl/crawl.hpp"
 #include "corocrawl/errors.hpp"
+#include "corocrawl/output_file.hpp"
 #include "corocrawl/report.hpp"
 
 namespace {
@@ -28,7 +31,7 @@ namespace {
 constexpr int exit_passed = 0;
 constexpr int exit_broken = 1;
 constexpr int exit_usage = 2;
-constexpr int exit_internal = 3;
+constexpr int exit_internal = 3;  // the crawl could not run, or an output was not written
 constexpr int exit_interrupted = 130;
 
 void set_up_logging(corocrawl::verbosity verbosity) {
@@ -72,6 +75,37 @@ int fail(int status, std::string_view message) {
   return status;
 }
 
+// Where an output goes: a file (replaced whole when done) or a standard stream.
+struct output_target {
+  std::optional<std::filesystem::path> path;
+  int fd = STDOUT_FILENO;
+
+  static output_target file(std::filesystem::path path) { return {std::move(path)}; }
+  static output_target standard(int fd) { return {std::nullopt, fd}; }
+  std::string name() const {
+    return path ? path->string() : fd == STDERR_FILENO ? "stderr" : "stdout";
+  }
+  std::string shown() const { return path ? "\"" + path->string() + "\"" : name(); }
+};
+
+// Writes `what` ("the JSON summary", or "" to say nothing) to `target`; false, with one line on
+// stderr naming the target and the system's reason, when any part of it could not be written.
+bool write_output(std::string_view what, const output_target& target,
+                  const std::function<void(std::ostream&)>& write) {
+  try {
+    auto file = target.path ? corocrawl::output_file(*target.path)
+                            : corocrawl::output_file(target.fd, target.name());
+    write(file.stream());
+    file.commit();
+    return true;
+  } catch (const corocrawl::output_error& e) {
+    const std::string written_what = what.empty() ? "" : std::string(what) + " ";
+    fail(exit_internal,
+         "writing " + written_what + "to " + target.shown() + " failed: " + e.code().message());
+    return false;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -81,22 +115,24 @@ int main(int argc, char** argv) {
         corocrawl::cli::parse_command_line({argv + 1, argv + argc}, std::filesystem::current_path(),
                                            corocrawl::cli::process_environment());
     if (const auto* done = std::get_if<corocrawl::cli::early_exit>(&parsed)) {
-      std::cout << done->text;
-      return done->code;
+      const bool written = write_output("", output_target::standard(STDOUT_FILENO),
+                                        [&](std::ostream& out) { out << done->text; });
+      return written ? done->code : exit_internal;
     }
     settings = std::move(std::get<corocrawl::settings>(parsed));
   } catch (const corocrawl::config_error& e) {
     return fail(exit_usage, e.what());
   }
 
-  // Open the summary file before crawling, so a bad path fails at once.
+  // Check the summary's path before crawling, so a bad path fails at once.
   const bool json_to_stdout = settings.json_path == "-";
-  std::ofstream json_file;
   if (settings.json_path && !json_to_stdout) {
-    json_file.open(*settings.json_path, std::ios::binary | std::ios::trunc);
-    if (!json_file)
+    try {
+      corocrawl::check_output_path(*settings.json_path);
+    } catch (const corocrawl::output_error& e) {
       return fail(exit_usage,
-                  "--json: cannot write \"" + *settings.json_path + "\": " + std::strerror(errno));
+                  "--json: cannot write \"" + *settings.json_path + "\": " + e.code().message());
+    }
   }
 
   set_up_logging(settings.verbosity);
@@ -112,16 +148,24 @@ int main(int argc, char** argv) {
     return fail(exit_internal, std::string("crawl could not run: ") + e.what());
   }
 
-  if (settings.json_path)
-    corocrawl::write_json_summary(json_to_stdout ? std::cout : json_file, result, settings.crawl);
+  bool written = true;
+  if (settings.json_path) {
+    const auto target = json_to_stdout ? output_target::standard(STDOUT_FILENO)
+                                       : output_target::file(*settings.json_path);
+    written = write_output("the JSON summary", target, [&](std::ostream& out) {
+      corocrawl::write_json_summary(out, result, settings.crawl);
+    });
+  }
   if (settings.report == corocrawl::report_mode::text) {
     // stdout belongs to the JSON document when it is written there.
-    corocrawl::write_text_report(json_to_stdout ? std::cerr : std::cout, result, settings.crawl,
-                                 settings.verbosity == corocrawl::verbosity::quiet);
+    const auto target = output_target::standard(json_to_stdout ? STDERR_FILENO : STDOUT_FILENO);
+    written &= write_output("the report", target, [&](std::ostream& out) {
+      corocrawl::write_text_report(out, result, settings.crawl,
+                                   settings.verbosity == corocrawl::verbosity::quiet);
+    });
   }
-  std::cout.flush();
-  if (json_file.is_open() && !json_file.flush())
-    return fail(exit_internal, "--json: writing \"" + *settings.json_path + "\" failed");
+  // CI must not take a missing or cut summary for a verdict.
+  if (!written) return exit_internal;
 
   if (result.interrupted) return exit_interrupted;
   return corocrawl::passed(result, settings.crawl.fail_on_rate_limit) ? exit_passed : exit_broken;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "corocrawl/report.hpp"
+#include "utf8.hpp"
 
 namespace corocrawl {
 
@@ -12,52 +13,78 @@ namespace json = boost::json;
 
 namespace {
 
-template <typename T>
-json::value optional_value(const std::optional<T>& v) {
-  if (!v) return nullptr;
-  return json::value_from(*v);
+// Every string comes from outside (servers, the command line): written as valid UTF-8 whatever
+// its bytes, or the document would not parse.
+json::string text(std::string_view value) {
+  return json::string(to_valid_utf8(value));
+}
+
+json::value optional_text(const std::optional<std::string>& value) {
+  if (!value) return nullptr;
+  return text(*value);
+}
+
+json::value optional_number(const std::optional<unsigned>& value) {
+  if (!value) return nullptr;
+  return *value;
 }
 
 json::object url_object(const fetch_record& r) {
-  return {{"url", r.url},
-          {"status", optional_value(r.status)},
-          {"next_url", optional_value(r.next_url)},
-          {"error", optional_value(r.error)},
+  return {{"url", text(r.url)},
+          {"status", optional_number(r.status)},
+          {"next_url", optional_text(r.next_url)},
+          {"error", optional_text(r.error)},
           {"tries", r.tries},
           {"size", r.size},
-          {"content_type", optional_value(r.content_type)},
-          {"encoding", optional_value(r.encoding)},
+          {"content_type", optional_text(r.content_type)},
+          {"encoding", optional_text(r.encoding)},
           {"num_urls", r.num_urls},
           {"num_new_urls", r.num_new_urls},
-          {"referrer", optional_value(r.referrer)}};
+          {"referrer", optional_text(r.referrer)}};
 }
 
 json::object broken_object(const broken_link& b) {
   json::array referrers;
   for (const auto& referrer : b.referrers)
-    referrers.emplace_back(referrer);
-  return {{"url", b.url},
-          {"status", optional_value(b.status)},
-          {"error", optional_value(b.error)},
+    referrers.emplace_back(text(referrer));
+  return {{"url", text(b.url)},
+          {"status", optional_number(b.status)},
+          {"error", optional_text(b.error)},
           {"referrers", std::move(referrers)}};
+}
+
+json::object unchecked_object(const unchecked_url& u) {
+  return {{"url", text(u.url)}, {"referrer", optional_text(u.referrer)}};
+}
+
+json::object skipped_object(const skipped_url& s) {
+  return {
+      {"url", text(s.url)}, {"reason", text(s.reason)}, {"referrer", optional_text(s.referrer)}};
 }
 
 json::object config_object(const crawl_options& options) {
   json::array exclude;
   for (const auto& pattern : options.exclude)
-    exclude.emplace_back(pattern);
-  return {{"max_tasks", options.max_tasks},
-          {"max_redirect", options.max_redirect},
-          {"max_tries", options.max_tries},
-          {"strict", options.strict},
-          {"exclude", std::move(exclude)}};
+    exclude.emplace_back(text(pattern));
+  json::value max_urls = nullptr;
+  if (options.max_urls) max_urls = *options.max_urls;
+  json::value max_depth = nullptr;
+  if (options.max_depth) max_depth = *options.max_depth;
+  return {{"max_tasks", options.max_tasks},    {"max_redirect", options.max_redirect},
+          {"max_tries", options.max_tries},    {"strict", options.strict},
+          {"exclude", std::move(exclude)},     {"max_urls", std::move(max_urls)},
+          {"max_depth", std::move(max_depth)}, {"trap_rules", options.trap_rules}};
 }
 
-void write_links(std::ostream& out, const std::vector<broken_link>& links) {
+// A JSON array written one element per line, one element at a time; stops early once the
+// stream has failed (the caller reports the failure).
+template <typename Range, typename ToObject>
+void write_array(std::ostream& out, const Range& items, ToObject to_object) {
   out << '[';
   const char* separator = "\n";
-  for (const auto& link : links) {
-    out << separator << json::serialize(broken_object(link));
+  for (const auto& item : items) {
+    if (!out) return;
+    out << separator << json::serialize(to_object(item));
     separator = ",\n";
   }
   out << ']';
@@ -82,10 +109,10 @@ void write_json_summary(std::ostream& out, const crawl_result& result,
                         const crawl_options& options) {
   json::array roots;
   for (const auto& root : result.roots)
-    roots.emplace_back(root);
+    roots.emplace_back(text(root));
   json::object stats;
-  for (const auto& [key, count] : compute_stats(result.records))
-    stats[key] = count;
+  for (const auto& [key, count] : result_stats(result))
+    stats[text(key)] = count;
 
   out << "{\"schema\":\"corocrawl-summary/1\",\n"
       << "\"roots\":" << json::serialize(roots) << ",\n"
@@ -97,16 +124,16 @@ void write_json_summary(std::ostream& out, const crawl_result& result,
       << "\"stats\":" << json::serialize(stats) << ",\n"
       << "\"connections\":{\"opened\":" << result.connections << ",\"requests\":" << result.requests
       << ",\"requests_per_connection\":" << per_connection(result) << "},\n"
-      << "\"urls\":[";
-  const char* separator = "\n";
-  for (const auto& record : result.records) {
-    out << separator << json::serialize(url_object(record));
-    separator = ",\n";
-  }
-  out << "],\n\"broken\":";
-  write_links(out, result.broken);
+      << "\"urls\":";
+  write_array(out, result.records, url_object);
+  out << ",\n\"broken\":";
+  write_array(out, result.broken, broken_object);
   out << ",\n\"rate_limited\":";
-  write_links(out, result.rate_limited);
+  write_array(out, result.rate_limited, broken_object);
+  out << ",\n\"unchecked\":";
+  write_array(out, result.unchecked, unchecked_object);
+  out << ",\n\"skipped\":";
+  write_array(out, result.skipped, skipped_object);
   out << "}\n";
 }
 

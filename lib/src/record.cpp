@@ -53,8 +53,8 @@ bool is_rate_limited(const fetch_record& r) {
 }
 
 bool passed(const crawl_result& result, bool fail_on_rate_limit) {
-  return result.broken.empty() && !result.interrupted && !result.timed_out &&
-         !(fail_on_rate_limit && !result.rate_limited.empty());
+  return result.broken.empty() && result.unchecked.empty() && !result.interrupted &&
+         !result.timed_out && !(fail_on_rate_limit && !result.rate_limited.empty());
 }
 
 }  // namespace corocrawl

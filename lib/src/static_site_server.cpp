@@ -3,9 +3,11 @@
 // connection; everything but the constructor and destructor runs on that thread.
 #include "corocrawl/static_site_server.hpp"
 
+#include <fcntl.h>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -26,17 +28,15 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
-#include <boost/url/pct_string_view.hpp>
+#include <cerrno>
 #include <chrono>
 #include <exception>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <system_error>
 #include <thread>
 #include <utility>
-#include <vector>
 
+#include "confined_directory.hpp"
 #include "corocrawl/content_type.hpp"
 
 namespace corocrawl {
@@ -65,18 +65,6 @@ constexpr std::string_view html_type = "text/html; charset=utf-8";
 using request = http::request<http::string_body>;
 using response = http::response<http::string_body>;
 
-// Decodes every %XX escape; nullopt for a '%' not followed by two hex digits.
-std::optional<std::string> percent_decode(std::string_view text) {
-  const auto escaped = boost::urls::make_pct_string_view(text);
-  if (!escaped) return std::nullopt;
-  return escaped->decode();
-}
-
-// True when `inner` is `outer` or lies below it; both must be canonical.
-bool is_within(const fs::path& inner, const fs::path& outer) {
-  return std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end()).first == outer.end();
-}
-
 std::string_view path_part(std::string_view target) {
   return target.substr(0, target.find_first_of("?#"));
 }
@@ -85,12 +73,41 @@ std::string_view to_std(beast::string_view text) {
   return {text.data(), text.size()};
 }
 
-std::optional<std::string> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string body{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) return std::nullopt;
-  return body;
+// The whole of an open file; nullopt when reading fails.
+std::optional<std::string> read_all(int fd, std::size_t expected_size) {
+  std::string body;
+  body.reserve(expected_size);
+  char chunk[64 * 1024];
+  for (;;) {
+    const auto n = ::read(fd, chunk, sizeof chunk);
+    if (n == 0) return body;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return std::nullopt;
+    }
+    body.append(chunk, static_cast<std::size_t>(n));
+  }
+}
+
+// What a request names under the root, opened: the decision what it is (directory, file,
+// nothing servable) is made on the descriptor, never on a path that could change meanwhile.
+struct opened_entry {
+  unique_fd fd;
+  struct stat status {};
+};
+
+// `relative` opened under `root`; nullopt when it is missing or would lead outside (404).
+// O_NONBLOCK so that a FIFO in the folder cannot stall the server thread on open.
+std::optional<opened_entry> open_entry(const confined_directory& root, std::string_view relative) {
+  std::error_code ec;
+  opened_entry entry{root.open(relative, O_RDONLY | O_NONBLOCK, ec)};
+  if (!entry.fd) {
+    if (ec != std::errc::no_such_file_or_directory)
+      spdlog::debug("static site: cannot open {}: {}", relative, ec.message());
+    return std::nullopt;
+  }
+  if (::fstat(entry.fd.get(), &entry.status) != 0) return std::nullopt;
+  return entry;
 }
 
 response make_response(http::status status, unsigned version, bool keep_alive,
@@ -124,7 +141,7 @@ http::message_generator finish(const request& req, response res) {
   return http::message_generator{std::move(head)};
 }
 
-http::message_generator handle_request(const fs::path& root, const request& req) {
+http::message_generator handle_request(const confined_directory& root, const request& req) {
   const auto version = req.version();
   const bool keep_alive = req.keep_alive();
   const auto target = to_std(req.target());
@@ -138,12 +155,13 @@ http::message_generator handle_request(const fs::path& root, const request& req)
     return finish(req, std::move(res));
   }
 
-  auto path = map_target_to_path(root, target);
-  if (!path) return answer(http::status::not_found);
+  auto relative = target_to_relative_path(target);
+  if (!relative) return answer(http::status::not_found);
+  auto entry = open_entry(root, *relative);
+  if (!entry) return answer(http::status::not_found);
 
   const auto dir = path_part(target);
-  std::error_code ec;
-  if (fs::is_directory(*path, ec)) {
+  if (S_ISDIR(entry->status.st_mode)) {
     if (!dir.ends_with('/')) {
       // Relative links in the directory's index only resolve against "dir/".
       auto query = target.substr(dir.size());
@@ -157,21 +175,23 @@ http::message_generator handle_request(const fs::path& root, const request& req)
       res.set(http::field::location, location);
       return finish(req, std::move(res));
     }
-    // Mapped again, not just appended, so an index.html symlinked outside stays hidden.
-    path = map_target_to_path(root, std::string(dir) + "index.html");
-    if (!path) return answer(http::status::not_found);
+    // Opened from the root again, under the same rule, so an index.html symlinked outside
+    // stays hidden.
+    *relative += "/index.html";
+    entry = open_entry(root, *relative);
+    if (!entry) return answer(http::status::not_found);
   } else if (dir.ends_with('/')) {
     return answer(http::status::not_found);  // "page.html/" names no directory
   }
-  if (!fs::is_regular_file(*path, ec)) return answer(http::status::not_found);
+  if (!S_ISREG(entry->status.st_mode)) return answer(http::status::not_found);
 
-  auto body = read_file(*path);
+  auto body = read_all(entry->fd.get(), static_cast<std::size_t>(entry->status.st_size));
   if (!body) {
-    spdlog::debug("static site: cannot read {}", path->string());
+    spdlog::debug("static site: cannot read {}", *relative);
     return answer(http::status::internal_server_error);
   }
   return finish(req, make_response(http::status::ok, version, keep_alive,
-                                   content_type_for_path(path->string()), std::move(*body)));
+                                   content_type_for_path(*relative), std::move(*body)));
 }
 
 // The answer to a request that could not be parsed; the connection is closed after it.
@@ -188,40 +208,6 @@ std::optional<response> parse_error_response(const beast::error_code& ec) {
 
 }  // namespace
 
-std::optional<fs::path> map_target_to_path(const fs::path& root, std::string_view target) {
-  if (target.empty() || target.front() != '/') return std::nullopt;
-  const auto decoded = percent_decode(path_part(target));
-  if (!decoded || decoded->find('\0') != std::string::npos) return std::nullopt;
-
-  // Resolve "." and ".." on the URL path itself, before the file system sees it.
-  std::vector<std::string_view> segments;
-  std::string_view rest = *decoded;
-  while (!rest.empty()) {
-    const auto slash = rest.find('/');
-    const auto segment = rest.substr(0, slash);
-    rest = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash + 1);
-    if (segment.empty() || segment == ".") continue;
-    if (segment == "..") {
-      if (segments.empty()) return std::nullopt;
-      segments.pop_back();
-      continue;
-    }
-    segments.push_back(segment);
-  }
-
-  std::error_code ec;
-  const fs::path base = fs::weakly_canonical(root, ec);
-  if (ec) return std::nullopt;
-  fs::path result = base;
-  for (const auto segment : segments)
-    result /= segment;
-
-  // Symlinks may still lead elsewhere: where the path really is must be under the root.
-  const fs::path real = fs::weakly_canonical(result, ec);
-  if (ec || !is_within(real, base)) return std::nullopt;
-  return result;
-}
-
 struct static_site_server::impl {
   explicit impl(fs::path root);
   ~impl();
@@ -231,7 +217,7 @@ struct static_site_server::impl {
   asio::awaitable<void> accept_loop();
   asio::awaitable<void> session(tcp::socket socket);
 
-  fs::path root_;
+  confined_directory root_;
   asio::io_context io_{1};
   tcp::acceptor acceptor_{io_};
   std::uint16_t port_ = 0;
@@ -259,15 +245,9 @@ class session_registration {
   beast::tcp_stream* stream_;
 };
 
-fs::path canonical_root(const fs::path& root) {
-  std::error_code ec;
-  auto canonical = fs::weakly_canonical(root, ec);
-  return ec ? fs::absolute(root) : canonical;
-}
-
 }  // namespace
 
-static_site_server::impl::impl(fs::path root) : root_(canonical_root(root)) {
+static_site_server::impl::impl(fs::path root) : root_(root) {
   const tcp::endpoint endpoint{asio::ip::address_v4::loopback(), 0};
   beast::error_code ec;
   acceptor_.open(endpoint.protocol(), ec);

@@ -36,4 +36,12 @@ std::map<std::string, std::uint64_t> compute_stats(const record_list& records) {
   return stats;
 }
 
+std::map<std::string, std::uint64_t> result_stats(const crawl_result& result) {
+  auto stats = compute_stats(result.records);
+  stats["unchecked"] = result.unchecked.size();
+  stats["skipped"] = result.skipped.size();
+  stats["frontier_peak"] = result.frontier_peak;
+  return stats;
+}
+
 }  // namespace corocrawl

@@ -1,30 +1,43 @@
 // The human report, the seed's "*** Report ***" in spirit: a line per URL, the broken links
-// with the pages that link to them, the counters and a one-line verdict.
+// with the pages that link to them, what was left unchecked or skipped, the counters and a
+// one-line verdict.
 #include <cstdio>
 #include <string>
 
 #include "corocrawl/report.hpp"
+#include "utf8.hpp"
 
 namespace corocrawl {
 
 namespace {
 
-std::string status_text(const fetch_record& r) {
-  return r.status ? std::to_string(*r.status) : std::string("error");
+// Unchecked and skipped URLs can number in the thousands: the report lists this many of each,
+// and the JSON summary all of them.
+constexpr std::size_t listed_at_most = 20;
+
+// Text from outside (servers, pages, the command line) as it may reach a terminal: a hostile
+// server's header must not move the cursor or recolour the screen.
+std::string shown(std::string_view text) {
+  return to_terminal_text(text);
+}
+
+std::string status_text(const std::optional<unsigned>& status) {
+  return status ? std::to_string(*status) : std::string("error");
 }
 
 void write_url_line(std::ostream& out, const fetch_record& r) {
-  out << r.url << ' ' << status_text(r);
+  out << shown(r.url) << ' ' << status_text(r.status);
   if (!r.status) {
-    out << ' ' << r.error.value_or("failed") << " (" << r.tries
+    out << ' ' << shown(r.error.value_or("failed")) << " (" << r.tries
         << (r.tries == 1 ? " try)" : " tries)");
   } else if (r.next_url) {
-    out << " redirect " << *r.next_url;
-    if (r.error) out << " (" << *r.error << ')';
+    out << " redirect " << shown(*r.next_url);
+    if (r.error) out << " (" << shown(*r.error) << ')';
   } else {
-    out << ' ' << r.content_type.value_or("-") << ' ' << r.encoding.value_or("-") << ' ' << r.size;
+    out << ' ' << shown(r.content_type.value_or("-")) << ' ' << shown(r.encoding.value_or("-"))
+        << ' ' << r.size;
     if (r.num_urls > 0) out << ' ' << r.num_new_urls << '/' << r.num_urls;
-    if (r.error) out << " (" << *r.error << ')';
+    if (r.error) out << " (" << shown(*r.error) << ')';
   }
   out << '\n';
 }
@@ -33,12 +46,42 @@ void write_links(std::ostream& out, std::string_view title, const std::vector<br
   if (links.empty()) return;
   out << title << " (" << links.size() << "):\n";
   for (const auto& b : links) {
-    out << "  " << b.url << ' ' << (b.status ? std::to_string(*b.status) : std::string("error"));
-    if (b.error) out << ' ' << *b.error;
+    out << "  " << shown(b.url) << ' ' << status_text(b.status);
+    if (b.error) out << ' ' << shown(*b.error);
     out << '\n';
     for (const auto& referrer : b.referrers)
-      out << "    linked from " << referrer << '\n';
+      out << "    linked from " << shown(referrer) << '\n';
   }
+}
+
+void write_referrer(std::ostream& out, const std::optional<std::string>& referrer) {
+  if (referrer) out << "    linked from " << shown(*referrer) << '\n';
+}
+
+// The first listed_at_most of `items`, then how many more there are.
+template <typename Item, typename WriteOne>
+void write_some(std::ostream& out, std::string_view title, const std::vector<Item>& items,
+                WriteOne write_one) {
+  if (items.empty()) return;
+  out << title << " (" << items.size() << "):\n";
+  for (std::size_t i = 0; i < items.size() && i < listed_at_most; ++i)
+    write_one(items[i]);
+  if (items.size() > listed_at_most)
+    out << "  ... and " << items.size() - listed_at_most << " more (see the JSON summary)\n";
+}
+
+void write_unchecked(std::ostream& out, const std::vector<unchecked_url>& unchecked) {
+  write_some(out, "Left unchecked", unchecked, [&out](const unchecked_url& u) {
+    out << "  " << shown(u.url) << '\n';
+    write_referrer(out, u.referrer);
+  });
+}
+
+void write_skipped(std::ostream& out, const std::vector<skipped_url>& skipped) {
+  write_some(out, "Skipped", skipped, [&out](const skipped_url& s) {
+    out << "  " << shown(s.url) << " (" << shown(s.reason) << ")\n";
+    write_referrer(out, s.referrer);
+  });
 }
 
 std::string count_of(std::size_t n, std::string_view noun) {
@@ -49,14 +92,21 @@ void write_verdict(std::ostream& out, const crawl_result& result, bool fail_on_r
   const auto urls = result.records.size();
   const auto broken = result.broken.size();
   const auto limited = result.rate_limited.size();
+  const auto unchecked = result.unchecked.size();
+  const std::string and_unchecked =
+      unchecked > 0 ? ", " + std::to_string(unchecked) + " left unchecked" : "";
   if (result.interrupted)
     out << "INTERRUPTED: stopped after " << count_of(urls, "URL") << ", " << broken
-        << " broken so far\n";
+        << " broken so far" << and_unchecked << "\n";
   else if (result.timed_out)
     out << "TIMED OUT: stopped by --max-time after " << count_of(urls, "URL") << ", " << broken
-        << " broken so far\n";
+        << " broken so far" << and_unchecked << "\n";
   else if (broken > 0)
-    out << "FAILED: " << count_of(broken, "broken URL") << " of " << urls << " checked\n";
+    out << "FAILED: " << count_of(broken, "broken URL") << " of " << urls << " checked"
+        << and_unchecked << "\n";
+  else if (unchecked > 0)
+    out << "FAILED: " << count_of(unchecked, "URL") << " left unchecked, " << urls
+        << " checked, nothing broken\n";
   else if (fail_on_rate_limit && limited > 0)
     out << "FAILED: " << count_of(limited, "rate-limited URL") << " of " << urls << " checked\n";
   else
@@ -71,6 +121,7 @@ void write_text_report(std::ostream& out, const crawl_result& result, const craw
   if (errors_only) {
     write_links(out, "Broken links", result.broken);
     write_links(out, "Rate limited (429)", result.rate_limited);
+    write_unchecked(out, result.unchecked);
     write_verdict(out, result, options.fail_on_rate_limit);
     return;
   }
@@ -79,6 +130,8 @@ void write_text_report(std::ostream& out, const crawl_result& result, const craw
     write_url_line(out, record);
   write_links(out, "Broken links", result.broken);
   write_links(out, "Rate limited (429)", result.rate_limited);
+  write_unchecked(out, result.unchecked);
+  write_skipped(out, result.skipped);
 
   const double secs = result.elapsed.count();
   char timing[128];
@@ -94,7 +147,7 @@ void write_text_report(std::ostream& out, const crawl_result& result, const craw
                   static_cast<double>(result.requests) / static_cast<double>(result.connections));
     out << reuse;
   }
-  for (const auto& [key, count] : compute_stats(result.records)) {
+  for (const auto& [key, count] : result_stats(result)) {
     char line[96];
     std::snprintf(line, sizeof line, "%10llu %s\n", static_cast<unsigned long long>(count),
                   key.c_str());

@@ -1,11 +1,14 @@
 // The corocrawl binary as users and CI run it: exit codes, --json -, the report, config
 // files, bad input, signals and local folder mode.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <atomic>
 #include <boost/json.hpp>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <thread>
 
@@ -57,7 +60,8 @@ TEST_F(CliTest, JsonToStdoutIsOneValidDocument) {
   EXPECT_EQ(summary.at("schema"), "corocrawl-summary/1");
   EXPECT_EQ(summary.at("roots"), json::array{json::string(server_.url("/"))});
   EXPECT_EQ(summary.at("config"), json::parse(R"({"max_tasks": 100, "max_redirect": 10,
-      "max_tries": 4, "strict": true, "exclude": []})"));
+      "max_tries": 4, "strict": true, "exclude": [], "max_urls": null, "max_depth": null,
+      "trap_rules": true})"));
   EXPECT_TRUE(summary.at("elapsed_seconds").is_number());
   EXPECT_EQ(summary.at("interrupted"), false);
   EXPECT_EQ(summary.at("passed"), false);
@@ -336,6 +340,164 @@ TEST_F(CliTest, RateLimitedUrlsFailOnlyWhenAsked) {
   EXPECT_EQ(result.exit_code, 1) << result.err;
   doc = json::parse(result.out);
   EXPECT_EQ(doc.at("passed"), false);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing the outputs: a failed write is exit status 3 with the reason, and a summary file is
+// replaced whole or not at all.
+
+/// Runs the binary with `args` and its stdout sent to `stdout_path` (by a shell, as users do).
+process_result run_with_stdout(const fs::path& dir, const std::vector<std::string>& args,
+                               const std::string& stdout_path) {
+  std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$@\" > " + stdout_path, "sh",
+                                   COROCRAWL_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return testing::run_process(argv, dir);
+}
+
+/// The line of `err` that starts with "corocrawl: error: ", or "".
+std::string error_line(const std::string& err) {
+  const auto start = err.find("corocrawl: error: ");
+  if (start == std::string::npos) return "";
+  return err.substr(start, err.find('\n', start) - start);
+}
+
+/// Names in `dir` but `keep`: what a run left behind.
+std::vector<std::string> other_files(const fs::path& dir, const std::string& keep) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().filename() != keep) names.push_back(entry.path().filename().string());
+  return names;
+}
+
+TEST_F(CliTest, JsonToAFullStdoutIsExitStatusThree) {
+  server_.add_page("/");
+  const auto result = run_with_stdout(dir_, {"--json", "-", server_.url("/")}, "/dev/full");
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(error_line(result.err),
+            "corocrawl: error: writing the JSON summary to stdout failed: "
+            "No space left on device")
+      << result.err;
+  EXPECT_NE(result.err.find("PASSED"), std::string::npos);  // the report on stderr still came
+}
+
+TEST_F(CliTest, ReportToAFullStdoutIsExitStatusThree) {
+  serve_site_with_a_broken_link();
+  for (const auto* quiet : {"-v", "-q"}) {
+    const auto result = run_with_stdout(dir_, {quiet, server_.url("/")}, "/dev/full");
+    EXPECT_EQ(result.exit_code, 3) << quiet << ": " << result.err;
+    EXPECT_EQ(error_line(result.err),
+              "corocrawl: error: writing the report to stdout failed: No space left on device")
+        << quiet << ": " << result.err;
+  }
+}
+
+TEST_F(CliTest, HelpToAFullStdoutIsExitStatusThree) {
+  const auto result = run_with_stdout(dir_, {"--help"}, "/dev/full");
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_EQ(error_line(result.err),
+            "corocrawl: error: writing to stdout failed: No space left on device");
+}
+
+TEST_F(CliTest, JsonToADeviceIsWrittenInPlace) {
+  server_.add_page("/");
+  auto result = run({"--json", "/dev/full", "--report", "none", server_.url("/")});
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(error_line(result.err),
+            "corocrawl: error: writing the JSON summary to \"/dev/full\" failed: "
+            "No space left on device");
+  EXPECT_TRUE(fs::is_character_file("/dev/full"));
+
+  // /dev/stdout is a link to the pipe the test reads: written through, not renamed over.
+  result = run({"--json", "/dev/stdout", "--report", "none", server_.url("/")});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(json::parse(result.out).at("passed"), true);
+}
+
+TEST_F(CliTest, SummaryWhoseDirectoryVanishedIsExitStatusThree) {
+  auto release = std::make_shared<std::atomic<bool>>(false);
+  server_.add_page("/", {"/slow"});
+  server_.add_handler("/slow",
+                      [release](const testing::request&) -> boost::asio::awaitable<testing::reply> {
+                        while (!*release)
+                          co_await testing::sleep_for(5ms);
+                        co_return testing::response{};
+                      });
+  fs::create_directories(dir_ / "out");
+  testing::child_process child{{COROCRAWL_BINARY, "--json", "out/summary.json", server_.url("/")},
+                               dir_};
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (server_.requests_for("/slow") == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(5ms);
+  fs::remove_all(dir_ / "out");  // mid-crawl, after the path was checked
+  *release = true;
+  const auto result = child.wait(20s);
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(error_line(result.err),
+            "corocrawl: error: writing the JSON summary to \"out/summary.json\" failed: "
+            "No such file or directory");
+  EXPECT_NE(result.out.find("PASSED"), std::string::npos);  // the report is still written
+}
+
+TEST_F(CliTest, ADirectoryAsTheSummaryIsAUsageError) {
+  fs::create_directories(dir_ / "out");
+  const auto result = run({"--json", "out", server_.url("/")});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err, "corocrawl: error: --json: cannot write \"out\": Is a directory\n");
+  EXPECT_EQ(server_.requests().size(), 0u);
+}
+
+TEST_F(CliTest, PreviousSummarySurvivesAKilledCrawl) {
+  const std::string previous = R"({"schema":"corocrawl-summary/1","previous":true})";
+  write_file("summary.json", previous);
+  server_.add_page("/", {"/slow"});
+  server_.add_handler("/slow",
+                      [](const testing::request&) -> boost::asio::awaitable<testing::reply> {
+                        co_await testing::sleep_for(60s);
+                        co_return testing::response{};
+                      });
+  testing::child_process child{{COROCRAWL_BINARY, "--json", "summary.json", server_.url("/")},
+                               dir_};
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (server_.requests_for("/slow") == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(5ms);
+  ASSERT_EQ(server_.requests_for("/slow"), 1u);
+  child.send_signal(SIGKILL);
+  EXPECT_EQ(child.wait(20s).exit_code, 128 + SIGKILL);
+  EXPECT_EQ(read_file("summary.json"), previous);
+  EXPECT_EQ(other_files(dir_, "summary.json"), std::vector<std::string>{});
+}
+
+TEST_F(CliTest, SummaryIsReplacedWholeWithNothingLeftBehind) {
+  server_.add_page("/");
+  const mode_t umask_now = ::umask(0);
+  ::umask(umask_now);
+
+  // A new file gets the permissions any new file gets.
+  auto result = run({"--json", "summary.json", server_.url("/")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(json::parse(read_file("summary.json")).at("passed"), true);
+  EXPECT_EQ(other_files(dir_, "summary.json"), std::vector<std::string>{});
+  EXPECT_EQ(static_cast<mode_t>(fs::status(dir_ / "summary.json").permissions()),
+            0666 & ~umask_now);
+
+  // A file replaced keeps its permissions.
+  fs::permissions(dir_ / "summary.json", fs::perms::owner_read | fs::perms::owner_write);
+  result = run({"--json", "summary.json", server_.url("/")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(fs::status(dir_ / "summary.json").permissions(),
+            fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(other_files(dir_, "summary.json"), std::vector<std::string>{});
+
+  // A symlink stays a symlink: the file it names is replaced.
+  fs::create_directories(dir_ / "real");
+  fs::rename(dir_ / "summary.json", dir_ / "real" / "summary.json");
+  fs::create_symlink("real/summary.json", dir_ / "summary.json");
+  result = run({"--json", "summary.json", "--report", "none", server_.url("/")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(fs::is_symlink(dir_ / "summary.json"));
+  EXPECT_EQ(json::parse(read_file("real/summary.json")).at("passed"), true);
+  EXPECT_EQ(other_files(dir_ / "real", "summary.json"), std::vector<std::string>{});
 }
 
 TEST_F(CliTest, HelpAndVersion) {

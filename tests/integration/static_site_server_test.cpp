@@ -4,7 +4,9 @@
 #include "corocrawl/static_site_server.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <atomic>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -22,6 +24,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <thread>
 
 #include "temp_dir.hpp"
 
@@ -360,6 +364,71 @@ TEST_F(server_test, AnswersSymlinksLeadingOutsideWith404) {
   EXPECT_EQ(c.get("/leak.txt").result(), http::status::not_found);
   EXPECT_EQ(c.get("/out/secret.txt").result(), http::status::not_found);
   EXPECT_EQ(c.get("/out").result(), http::status::not_found);  // no redirect either
+}
+
+TEST_F(server_test, ServesSymlinksStayingInside) {
+  fs::create_symlink("sub/page.html", root_ / "relative.html");
+  fs::create_symlink(root_ / "style.css", root_ / "absolute.css");
+  fs::create_directory_symlink("sub", root_ / "latest");
+  fs::create_symlink("../index.html", root_ / "sub" / "up.html");
+  client c{port()};
+  EXPECT_EQ(c.get("/relative.html").body(), "<p>page</p>");
+  EXPECT_EQ(c.get("/absolute.css").body(), style_css);
+  EXPECT_EQ(c.get("/latest/").body(), sub_index_html);
+  EXPECT_EQ(c.get("/latest/page.html").body(), "<p>page</p>");
+  EXPECT_EQ(c.get("/sub/up.html").body(), index_html);
+}
+
+TEST_F(server_test, AnswersAnIndexSymlinkedOutsideWith404) {
+  fs::create_directories(root_ / "docs");
+  fs::create_symlink(outside_ / "secret.txt", root_ / "docs" / "index.html");
+  client c{port()};
+  const auto res = c.get("/docs/");
+  EXPECT_EQ(res.result(), http::status::not_found);
+  EXPECT_EQ(res.body().find("top secret"), std::string::npos);
+}
+
+TEST_F(server_test, AnswersAFifoWith404WithoutBlocking) {
+  ASSERT_EQ(::mkfifo((root_ / "pipe.html").c_str(), 0644), 0);
+  client c{port()};
+  EXPECT_EQ(c.get("/pipe.html").result(), http::status::not_found);
+  EXPECT_EQ(c.get("/style.css").body(), style_css);  // the server thread is not stuck
+}
+
+// A file swapped for a symlink to a secret outside the folder, as fast as a thread can, while
+// it is fetched over and over: whatever the timing, the secret is never served.
+TEST_F(server_test, NeverServesASymlinkSwappedInDuringARequest) {
+  const auto page = root_ / "race.html";
+  const auto next_file = root_ / ".race-file";
+  const auto next_link = root_ / ".race-link";
+  write_file(page, "public");
+  std::atomic<bool> stop{false};
+  std::thread swapper([&] {
+    while (!stop) {
+      // rename(2) swaps atomically, so race.html always exists: a file, then a symlink.
+      std::error_code ec;
+      write_file(next_file, "public");
+      fs::rename(next_file, page, ec);
+      fs::remove(next_link, ec);
+      fs::create_symlink(outside_ / "secret.txt", next_link, ec);
+      fs::rename(next_link, page, ec);
+    }
+  });
+  client c{port()};
+  int requests = 0;
+  int leaks = 0;
+  int served = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto res = c.get("/race.html");
+    ++requests;
+    if (res.body().find("top secret") != std::string::npos) ++leaks;
+    if (res.result() == http::status::ok) ++served;
+  }
+  stop = true;
+  swapper.join();
+  EXPECT_EQ(leaks, 0) << "of " << requests << " requests";
+  EXPECT_GT(served, 0) << "of " << requests << " requests";  // the file was there to race with
 }
 
 TEST_F(server_test, HeadSendsContentLengthButNoBody) {

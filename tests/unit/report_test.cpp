@@ -5,11 +5,18 @@
 
 #include <boost/json.hpp>
 #include <sstream>
+#include <string>
+
+#include "utf8.hpp"
 
 namespace corocrawl {
 namespace {
 
 namespace json = boost::json;
+
+std::string str(const json::value& v) {
+  return json::value_to<std::string>(v);
+}
 
 fetch_record page(std::string url, unsigned status, std::string type, std::uint64_t size) {
   return {.url = std::move(url),
@@ -85,6 +92,100 @@ TEST(Passed, NeedsNothingBrokenAndNoInterruption) {
   EXPECT_FALSE(passed(result));
 }
 
+TEST(Passed, FalseWithUncheckedUrlsButNotWithSkippedOnes) {
+  crawl_result result;
+  result.skipped.push_back({"http://a.test/a/a/a/a/", "trap", "http://a.test/"});
+  EXPECT_TRUE(passed(result));
+  result.unchecked.push_back({"http://a.test/later", "http://a.test/"});
+  EXPECT_FALSE(passed(result));
+}
+
+crawl_result stopped_result() {
+  crawl_result result;
+  result.roots = {"http://a.test/"};
+  result.records = {page("http://a.test/", 200, "text/html", 10)};
+  result.unchecked = {{"http://a.test/a", "http://a.test/"}, {"http://a.test/b", std::nullopt}};
+  result.skipped = {{"http://a.test/x/x/x/x/", "the path repeats a segment", "http://a.test/"}};
+  result.frontier_peak = 7;
+  return result;
+}
+
+TEST(JsonSummary, ListsUncheckedAndSkippedUrlsAndTheLimits) {
+  crawl_options options;
+  options.max_urls = 1;
+  options.max_depth = 3;
+  options.trap_rules = false;
+  std::ostringstream out;
+  write_json_summary(out, stopped_result(), options);
+  const auto doc = json::parse(out.str());
+  EXPECT_EQ(doc.at("passed"), false);
+  EXPECT_EQ(doc.at("config").at("max_urls"), 1);
+  EXPECT_EQ(doc.at("config").at("max_depth"), 3);
+  EXPECT_EQ(doc.at("config").at("trap_rules"), false);
+  EXPECT_EQ(doc.at("stats").at("unchecked"), 2);
+  EXPECT_EQ(doc.at("stats").at("skipped"), 1);
+  EXPECT_EQ(doc.at("stats").at("frontier_peak"), 7);
+  EXPECT_EQ(doc.at("unchecked"), json::parse(R"([
+      {"url": "http://a.test/a", "referrer": "http://a.test/"},
+      {"url": "http://a.test/b", "referrer": null}])"));
+  EXPECT_EQ(doc.at("skipped"), json::parse(R"([{"url": "http://a.test/x/x/x/x/",
+      "reason": "the path repeats a segment", "referrer": "http://a.test/"}])"));
+  // One record per line, as for the other lists.
+  EXPECT_NE(out.str().find("\"unchecked\":[\n{\"url\":\"http://a.test/a\""), std::string::npos);
+}
+
+// Bytes a hostile server can put in a record: ill-formed UTF-8 in every string.
+crawl_result hostile_result() {
+  crawl_result result;
+  result.roots = {"http://a.test/\xC0"};
+  result.records = {{.url = "http://a.test/\xFF",
+                     .status = 200,
+                     .next_url = "http://a.test/\xE2\x82",
+                     .error = "bad HTTP response: \xED\xA0\x80",
+                     .tries = 1,
+                     .content_type = "text/h\xF4\x90\x80\x80tml",
+                     .encoding = "utf-8\xC3",
+                     .referrer = "http://a.test/\x80"}};
+  result.broken = {{"http://a.test/\xFE", std::nullopt, "reset \xC1\xBF", {"http://a.test/\xF8"}}};
+  result.rate_limited = {{"http://a.test/\xF5", 429, std::nullopt, {}}};
+  result.unchecked = {{"http://a.test/\xC2", "http://a.test/\xE0\x80"}};
+  result.skipped = {{"http://a.test/\xF0\x80", "reason \xFF", "http://a.test/\xBF"}};
+  return result;
+}
+
+TEST(JsonSummary, EveryStringIsValidUtf8) {
+  crawl_options options;
+  options.exclude = {"caf\xC3\xA9", "\xFF"};
+  std::ostringstream out;
+  write_json_summary(out, hostile_result(), options);
+  // Boost.JSON's parser refuses ill-formed UTF-8, as Python's json.load does.
+  json::value doc;
+  ASSERT_NO_THROW(doc = json::parse(out.str())) << out.str();
+  const std::string fffd = "\xEF\xBF\xBD";
+  const auto& url = doc.at("urls").at(0);
+  EXPECT_EQ(str(url.at("url")), "http://a.test/" + fffd);
+  EXPECT_EQ(str(url.at("next_url")), "http://a.test/" + fffd);
+  EXPECT_EQ(str(url.at("error")), "bad HTTP response: " + fffd + fffd + fffd);
+  EXPECT_EQ(str(url.at("content_type")), "text/h" + fffd + fffd + fffd + fffd + "tml");
+  EXPECT_EQ(str(url.at("encoding")), "utf-8" + fffd);
+  EXPECT_EQ(str(url.at("referrer")), "http://a.test/" + fffd);
+  EXPECT_EQ(str(doc.at("roots").at(0)), "http://a.test/" + fffd);
+  EXPECT_EQ(doc.at("config").at("exclude"), json::parse("[\"caf\xC3\xA9\", \"" + fffd + "\"]"));
+  EXPECT_EQ(str(doc.at("broken").at(0).at("error")), "reset " + fffd + fffd);
+  EXPECT_EQ(str(doc.at("broken").at(0).at("referrers").at(0)), "http://a.test/" + fffd);
+  EXPECT_EQ(str(doc.at("rate_limited").at(0).at("url")), "http://a.test/" + fffd);
+  EXPECT_EQ(str(doc.at("unchecked").at(0).at("referrer")), "http://a.test/" + fffd + fffd);
+  EXPECT_EQ(str(doc.at("skipped").at(0).at("url")), "http://a.test/" + fffd + fffd);
+  EXPECT_EQ(str(doc.at("skipped").at(0).at("reason")), "reason " + fffd);
+}
+
+TEST(JsonSummary, StopsWritingOnceTheStreamFails) {
+  std::ostringstream out;
+  out.setstate(std::ios::badbit);
+  write_json_summary(out, sample_result(), {});  // returns, and leaves the failure to the caller
+  EXPECT_TRUE(out.bad());
+}
+
 TEST(JsonSummary, FollowsTheSchema) {
   crawl_options options;
   options.exclude = {"/private/"};
@@ -96,11 +197,15 @@ TEST(JsonSummary, FollowsTheSchema) {
   EXPECT_EQ(doc.at("schema"), "corocrawl-summary/1");
   EXPECT_EQ(doc.at("roots"), json::parse(R"(["http://a.test/"])"));
   EXPECT_EQ(doc.at("config"), json::parse(R"({"max_tasks": 100, "max_redirect": 10,
-      "max_tries": 4, "strict": false, "exclude": ["/private/"]})"));
+      "max_tries": 4, "strict": false, "exclude": ["/private/"], "max_urls": null,
+      "max_depth": null, "trap_rules": true})"));
   EXPECT_EQ(doc.at("elapsed_seconds"), 1.5);
   EXPECT_EQ(doc.at("interrupted"), false);
   EXPECT_EQ(doc.at("passed"), false);
   EXPECT_EQ(doc.at("stats").at("fail_timeout"), 1);
+  EXPECT_EQ(doc.at("stats").at("unchecked"), 0);
+  EXPECT_EQ(doc.at("stats").at("skipped"), 0);
+  EXPECT_EQ(doc.at("stats").at("frontier_peak"), 0);
   EXPECT_FALSE(doc.at("stats").as_object().contains("status_200"));
   EXPECT_EQ(doc.at("connections"),
             json::parse(R"({"opened": 3, "requests": 8, "requests_per_connection": 2.667})"));
@@ -131,6 +236,8 @@ TEST(JsonSummary, EscapesStringsAndHandlesAnEmptyCrawl) {
   EXPECT_EQ(doc.at("passed"), false);
   EXPECT_EQ(doc.at("urls"), json::array{});
   EXPECT_EQ(doc.at("broken"), json::array{});
+  EXPECT_EQ(doc.at("unchecked"), json::array{});
+  EXPECT_EQ(doc.at("skipped"), json::array{});
 }
 
 TEST(TextReport, OneLinePerUrlBrokenLinksCountersVerdict) {
@@ -171,6 +278,93 @@ TEST(TextReport, PassedAndInterruptedVerdicts) {
   write_text_report(interrupted_out, result, {}, false);
   EXPECT_TRUE(
       interrupted_out.str().ends_with("INTERRUPTED: stopped after 1 URL, 0 broken so far\n"));
+}
+
+TEST(TextReport, NoControlCharacterOrIllFormedUtf8ReachesTheTerminal) {
+  auto result = hostile_result();
+  auto& record = result.broken.front();
+  record.error =
+      "\x1B]0;owned\x07\x1B[2J\x1B[31mred\r\n\x9B"
+      "1m\xC2\x9B"
+      "1m\x7F";
+  result.records = {{.url = "http://a.test/\x1B[8m",
+                     .status = 200,
+                     .error = "\tdetail",
+                     .tries = 1,
+                     .content_type = "text/html\x1B[0m",
+                     .encoding = "\xE2\x80\xAEutf-8"}};
+  for (const bool errors_only : {false, true}) {
+    std::ostringstream out;
+    write_text_report(out, result, {}, errors_only);
+    const auto text = out.str();
+    SCOPED_TRACE(text);
+    EXPECT_TRUE(is_valid_utf8(text));
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const auto byte = static_cast<unsigned char>(text[i]);
+      EXPECT_TRUE(byte >= 0x20 || byte == '\n') << "control byte " << int{byte} << " at " << i;
+      EXPECT_NE(byte, 0x7F);
+      if (byte == 0xC2 && i + 1 < text.size()) {
+        const auto next = static_cast<unsigned char>(text[i + 1]);
+        EXPECT_FALSE(next >= 0x80 && next <= 0x9F) << "C1 control at " << i;
+      }
+    }
+    EXPECT_EQ(text.find("\xE2\x80\xAE"), std::string::npos);  // no right-to-left override
+    EXPECT_NE(text.find("[2J"), std::string::npos);           // what was there stays readable
+  }
+}
+
+TEST(TextReport, ListsUncheckedAndSkippedUrlsWithTheVerdict) {
+  std::ostringstream out;
+  write_text_report(out, stopped_result(), {}, false);
+  const auto text = out.str();
+  EXPECT_NE(text.find("Left unchecked (2):\n  http://a.test/a\n    linked from http://a.test/\n"
+                      "  http://a.test/b\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Skipped (1):\n  http://a.test/x/x/x/x/ (the path repeats a segment)\n"
+                      "    linked from http://a.test/\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("         2 unchecked\n"), std::string::npos);
+  EXPECT_NE(text.find("         7 frontier_peak\n"), std::string::npos);
+  EXPECT_TRUE(text.ends_with("FAILED: 2 URLs left unchecked, 1 checked, nothing broken\n")) << text;
+}
+
+TEST(TextReport, QuietListsUncheckedButNotSkippedUrls) {
+  std::ostringstream out;
+  write_text_report(out, stopped_result(), {}, true);
+  EXPECT_EQ(out.str(),
+            "Left unchecked (2):\n  http://a.test/a\n    linked from http://a.test/\n"
+            "  http://a.test/b\n"
+            "FAILED: 2 URLs left unchecked, 1 checked, nothing broken\n");
+}
+
+TEST(TextReport, ListsTheFirstTwentyUncheckedUrlsOnly) {
+  auto result = stopped_result();
+  result.unchecked.clear();
+  for (int i = 100; i < 1100; ++i)
+    result.unchecked.push_back({"http://a.test/" + std::to_string(i), std::nullopt});
+  result.timed_out = true;
+  std::ostringstream out;
+  write_text_report(out, result, {}, false);
+  const auto text = out.str();
+  EXPECT_NE(text.find("Left unchecked (1000):\n"), std::string::npos);
+  EXPECT_NE(text.find("  http://a.test/119\n  ... and 980 more (see the JSON summary)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("http://a.test/120"), std::string::npos);
+  EXPECT_TRUE(text.ends_with(
+      "TIMED OUT: stopped by --max-time after 1 URL, 0 broken so far, 1000 left unchecked\n"))
+      << text;
+}
+
+TEST(TextReport, BrokenAndUncheckedInOneVerdict) {
+  auto result = sample_result();
+  result.unchecked = {{"http://a.test/later", std::nullopt}};
+  std::ostringstream out;
+  write_text_report(out, result, {}, true);
+  EXPECT_TRUE(out.str().ends_with("FAILED: 2 broken URLs of 5 checked, 1 left unchecked\n"))
+      << out.str();
 }
 
 }  // namespace

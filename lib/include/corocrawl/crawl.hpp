@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,11 +12,27 @@
 
 namespace corocrawl {
 
+/// A URL discovered but never checked: the crawl stopped (signal, max_time, max_urls) first.
+struct unchecked_url {
+  std::string url;
+  std::optional<std::string> referrer;  ///< the first page that linked here; none for a root
+};
+
+/// A URL not fetched because a crawler-trap rule refused it.
+struct skipped_url {
+  std::string url;
+  std::string reason;  ///< which rule, in words
+  std::optional<std::string> referrer;
+};
+
 struct crawl_result {
   std::vector<std::string> roots;         ///< root URLs crawled (directories as served)
   record_list records;                    ///< one per URL fetched, sorted by url
   std::vector<broken_link> broken;        ///< sorted by url
   std::vector<broken_link> rate_limited;  ///< still answering 429 at the end; sorted by url
+  std::vector<unchecked_url> unchecked;   ///< discovered, never checked; sorted by url
+  std::vector<skipped_url> skipped;       ///< not fetched by a trap rule; sorted by url
+  std::uint64_t frontier_peak = 0;        ///< the most URLs waiting to be fetched at once
   bool interrupted = false;               ///< stopped by a signal before the end
   bool timed_out = false;                 ///< stopped by max_time before the end
   std::chrono::duration<double> elapsed{0};
@@ -23,8 +40,8 @@ struct crawl_result {
   std::uint64_t connections = 0;  ///< connections opened: requests / connections is the reuse
 };
 
-/// True when nothing is broken and the crawl ran to its end; with `fail_on_rate_limit`,
-/// nothing may be rate limited either.
+/// True when nothing is broken, nothing was left unchecked and the crawl ran to its end; with
+/// `fail_on_rate_limit`, nothing may be rate limited either. Skipped URLs do not count.
 bool passed(const crawl_result& result, bool fail_on_rate_limit = false);
 
 /// Crawls `options.roots` to the end on a fresh io_context in the calling thread. Directory

@@ -10,20 +10,29 @@
 
 namespace corocrawl {
 
-/// Maps a request target ("/docs/a%20b.html?x") to a path under `root` (absolute and
-/// canonical). The query is ignored and percent-escapes decoded. Returns nullopt when the
-/// target would leave `root` (".." segments, symlinks pointing outside, NUL bytes) or is not
-/// an origin-form target. The path returned may not exist.
+/// Maps a request target ("/docs/a%20b.html?x") to a path relative to the site's root
+/// ("docs/a b.html"; "" for the root itself): the query is ignored, percent-escapes decoded,
+/// "." and ".." segments resolved on the URL path. Returns nullopt for a target that would
+/// climb above the root, holds a NUL byte or a malformed escape, or is not origin-form. The
+/// file system is not consulted: the server opens the result with one call that refuses to
+/// leave the root (see confined_directory), so no symlink swapped in meanwhile can.
+std::optional<std::string> target_to_relative_path(std::string_view target);
+
+/// target_to_relative_path(target) under `root` (absolute and canonical), or nullopt when the
+/// path, as the file system resolves it now, would leave `root` through a symlink. The path
+/// returned may not exist. A check at one moment: the server does not rely on it.
 std::optional<std::filesystem::path> map_target_to_path(const std::filesystem::path& root,
                                                         std::string_view target);
 
 /// Serves `root` on 127.0.0.1 at an ephemeral port, on a thread of its own, until destroyed:
 /// GET and HEAD, keep-alive, Content-Type by extension, "index.html" for a directory (a
 /// directory requested without a trailing slash is redirected to it with 301), 404 for
-/// anything missing or outside `root`, 405 for other methods.
+/// anything missing, outside `root` or not a regular file, 405 for other methods. Symlinks
+/// are followed while they stay inside `root`.
 class static_site_server {
  public:
-  /// Starts serving. Throws std::system_error when the socket cannot be opened.
+  /// Starts serving. Throws std::system_error when `root` is not a directory that can be
+  /// opened, or the socket cannot be opened.
   explicit static_site_server(std::filesystem::path root);
   ~static_site_server();
   static_site_server(const static_site_server&) = delete;
