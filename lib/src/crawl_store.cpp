@@ -7,14 +7,25 @@ namespace corocrawl {
 
 static_assert(sizeof(crawl_store::url_id) == 4);
 
-crawl_store::url_id crawl_store::add_url(std::string_view url, std::optional<url_id> referrer) {
+crawl_store::url_id crawl_store::add_url(std::string_view url, std::optional<url_id> referrer,
+                                         int depth) {
   const url_id id = urls_.add(url);
   auto& added = entries_.emplace_back();
+  added.depth = static_cast<std::uint16_t>(std::clamp(depth, 0, kMaxDepth));
   if (referrer) {
     added.referrer = *referrer;
     referrer_lists_.add(added.referrers, *referrer);
   }
   return id;
+}
+
+void crawl_store::note_depth(url_id id, int depth) {
+  auto& e = entries_[id];
+  e.depth = static_cast<std::uint16_t>(std::min<int>(e.depth, std::clamp(depth, 0, kMaxDepth)));
+}
+
+void crawl_store::skip(url_id id, std::string_view reason) {
+  entries_[id].error = label(std::string(reason));
 }
 
 void crawl_store::note_link(url_id from, url_id to) {
@@ -31,7 +42,7 @@ void crawl_store::finish(url_id id, const fetch_record& record, bool keep_referr
   done.size_high = static_cast<std::uint32_t>(record.size >> 32);
   done.num_urls = static_cast<std::uint32_t>(record.num_urls);
   done.num_new_urls = static_cast<std::uint32_t>(record.num_new_urls);
-  done.tries = record.tries;
+  done.tries = static_cast<std::uint16_t>(std::clamp(record.tries, 0, 0xffff));
   done.status = static_cast<std::uint16_t>(record.status.value_or(0));
   done.next_url = label(record.next_url);
   done.error = label(record.error);
@@ -47,12 +58,23 @@ std::vector<std::string> crawl_store::referrers(url_id id) const {
   return pages;
 }
 
+std::optional<std::string_view> crawl_store::first_referrer(url_id id) const {
+  if (entries_[id].referrer == kNone) return std::nullopt;
+  return urls_[entries_[id].referrer];
+}
+
+std::optional<std::string_view> crawl_store::redirect_target(url_id id) const {
+  const auto& e = entries_[id];
+  if (!e.finished || e.next_url == kNone) return std::nullopt;
+  return labels_[e.next_url];
+}
+
 void crawl_store::sort_by_url() {
   order_.clear();
   for (url_id id = 0; id < entries_.size(); ++id) {
     if (entries_[id].finished) order_.push_back(id);
   }
-  std::ranges::sort(order_, {}, [this](url_id id) { return urls_[id]; });
+  order_ = sorted_by_url(std::move(order_));
 }
 
 fetch_record crawl_store::at(std::size_t index) const {
@@ -82,6 +104,31 @@ std::vector<crawl_store::url_id> crawl_store::keeping_referrers() const {
   std::ranges::copy_if(order_, std::back_inserter(kept),
                        [this](url_id id) { return entries_[id].keeps_referrers; });
   return kept;
+}
+
+std::vector<crawl_store::url_id> crawl_store::unchecked() const {
+  std::vector<url_id> ids;
+  for (url_id id = 0; id < entries_.size(); ++id) {
+    if (!entries_[id].finished && !is_skipped(entries_[id])) ids.push_back(id);
+  }
+  return sorted_by_url(std::move(ids));
+}
+
+std::vector<crawl_store::url_id> crawl_store::skipped() const {
+  std::vector<url_id> ids;
+  for (url_id id = 0; id < entries_.size(); ++id) {
+    if (is_skipped(entries_[id])) ids.push_back(id);
+  }
+  return sorted_by_url(std::move(ids));
+}
+
+std::string_view crawl_store::skip_reason(url_id id) const {
+  return labels_[entries_[id].error];
+}
+
+std::vector<crawl_store::url_id> crawl_store::sorted_by_url(std::vector<url_id> ids) const {
+  std::ranges::sort(ids, {}, [this](url_id id) { return urls_[id]; });
+  return ids;
 }
 
 std::uint32_t crawl_store::label(const std::optional<std::string>& text) {

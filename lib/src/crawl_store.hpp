@@ -29,9 +29,17 @@ class crawl_store final : public record_source {
   std::optional<url_id> find(std::string_view url) const { return urls_.find(url); }
   std::string_view url(url_id id) const { return urls_[id]; }
 
-  /// Adds a URL not seen before; `referrer`, the page that first linked to it, also starts
-  /// its list of referrers.
-  url_id add_url(std::string_view url, std::optional<url_id> referrer);
+  /// Adds a URL not seen before, `depth` link hops from a root; `referrer`, the page that
+  /// first linked to it, also starts its list of referrers.
+  url_id add_url(std::string_view url, std::optional<url_id> referrer, int depth = 0);
+
+  /// How many link hops from a root `id` is, by the shortest path noted so far.
+  int depth(url_id id) const { return entries_[id].depth; }
+  /// Notes a path of `depth` hops to `id`: its depth becomes the smaller of the two.
+  void note_depth(url_id id, int depth);
+
+  /// Marks `id` as not to be fetched, for `reason` (a trap rule).
+  void skip(url_id id, std::string_view reason);
 
   /// Notes that page `from` links to `to`: kept while `to` may still turn out broken, that
   /// is until it is finished without keep_referrers.
@@ -44,6 +52,11 @@ class crawl_store final : public record_source {
 
   /// The distinct pages linking to `id`, sorted.
   std::vector<std::string> referrers(url_id id) const;
+  /// The first page that linked to `id`; none for a root.
+  std::optional<std::string_view> first_referrer(url_id id) const;
+
+  /// Where finished URL `id` redirects to; none when it is no redirect.
+  std::optional<std::string_view> redirect_target(url_id id) const;
 
   /// Orders the records by URL; call once every record is in, before reading them.
   void sort_by_url();
@@ -54,12 +67,19 @@ class crawl_store final : public record_source {
   /// The finished URLs that kept their referrers, by URL (after sort_by_url()).
   std::vector<url_id> keeping_referrers() const;
 
+  /// The URLs neither finished nor skipped (after a stop, or beyond max_urls), by URL.
+  std::vector<url_id> unchecked() const;
+  /// The skipped URLs, by URL, and why each was skipped.
+  std::vector<url_id> skipped() const;
+  std::string_view skip_reason(url_id id) const;
+
   /// The records of the finished URLs, by URL (after sort_by_url()).
   std::size_t size() const override { return order_.size(); }
   fetch_record at(std::size_t index) const override;
 
  private:
   static constexpr std::uint32_t kNone = 0xffff'ffff;
+  static constexpr int kMaxDepth = 0xffff;  // deeper paths count as this deep
   // 44 bytes: a million URLs' entries take 44 MB.
   struct entry {
     url_id referrer = kNone;
@@ -68,11 +88,13 @@ class crawl_store final : public record_source {
     std::uint32_t size_high = 0;  // only 4-byte alignment
     std::uint32_t num_urls = 0;
     std::uint32_t num_new_urls = 0;
-    std::int32_t tries = 0;
+    std::uint16_t tries = 0;
+    std::uint16_t depth = 0;
     std::uint16_t status = 0;  // 0: none
     bool finished = false;
     bool keeps_referrers = false;
-    // Indexes into labels_ (or kNone), and into kinds_ (set when finished).
+    // Indexes into labels_ (or kNone), and into kinds_ (set when finished). A skipped URL has
+    // its reason as its error.
     std::uint32_t next_url = kNone;
     std::uint32_t error = kNone;
     std::uint32_t kind = kNone;
@@ -84,6 +106,8 @@ class crawl_store final : public record_source {
   std::uint32_t label(const std::optional<std::string>& text);
   std::optional<std::string> text(std::uint32_t label) const;
   std::uint32_t kind_of(const fetch_record& record);
+  bool is_skipped(const entry& e) const { return !e.finished && e.error != kNone; }
+  std::vector<url_id> sorted_by_url(std::vector<url_id> ids) const;
 
   url_table urls_;
   std::deque<entry> entries_;  // by url_id

@@ -8,14 +8,14 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <thread>
+#include <random>
 
 #include "corocrawl/content_type.hpp"
 #include "corocrawl/links.hpp"
 #include "corocrawl/url.hpp"
 #include "corocrawl/version.hpp"
 #include "request_headers.hpp"
-#include "retry_after.hpp"
+#include "trap_rules.hpp"
 
 namespace corocrawl {
 
@@ -52,6 +52,11 @@ class on_exit {
   Action action_;
 };
 
+std::optional<std::string> optional_string(std::optional<std::string_view> text) {
+  if (!text) return std::nullopt;
+  return std::string(*text);
+}
+
 // A plain function, not a lambda: GCC 12 frees a coroutine lambda's captures twice.
 asio::awaitable<page_links> links_of(std::string body, std::string page_url, parse_limits limits) {
   co_return extract_links_taking(std::move(body), page_url, limits);
@@ -68,6 +73,7 @@ crawler::crawler(asio::any_io_executor executor, const crawl_options& options,
       client_(executor, client_options(options)),
       parse_pool_(static_cast<unsigned>(options.threads)),
       frontier_(options.max_per_host, options.rate_limit),
+      retries_(options.max_tries, options.max_retry_wait, std::random_device{}()),
       handoff_(executor, 0),
       big_page_turn_(executor, 1),
       wake_(executor),
@@ -81,7 +87,7 @@ asio::awaitable<void> crawler::crawl() {
   const auto executor = co_await asio::this_coro::executor;
   const auto started = clock::now();
   for (const auto& root : roots_)
-    if (!store_->find(root)) add_url(root, options_.max_redirect, std::nullopt);
+    if (!store_->find(root)) add_url(root, options_.max_redirect, std::nullopt, 0);
   if (options_.max_time) {
     time_limit_.expires_after(*options_.max_time);
     time_limit_.async_wait([this](const error_code& ec) {
@@ -180,17 +186,20 @@ asio::awaitable<void> crawler::fetch(work_item item) {
     frontier_.release(origin);
     if (!stopping_) dispatch();
   });
-  if (stopping_) co_return;
+  if (stopping_) co_return;  // cancelled: the URL is left unchecked
   ++item.tries;
 
-  if (const auto delay = retry_delay(item, fetched)) {
+  const failed_try failure{.network = static_cast<bool>(fetched.ec),
+                           .retryable = fetched.ec && is_retryable(fetched.ec),
+                           .status = fetched.response.status,
+                           .retry_after = fetched.response.retry_after};
+  if (const auto retry = retries_.after(item.tries, failure, std::chrono::system_clock::now())) {
     const auto why = fetched.ec ? fetched.error : std::to_string(fetched.response.status);
-    spdlog::info("try {} for {} failed ({}): retrying{}", item.tries, url, why,
-                 delay->count() > 0
-                     ? fmt::format(" in {:.1f} s", std::chrono::duration<double>(*delay).count())
-                     : "");
-    if (delay->count() > 0) frontier_.back_off(item.origin, clock::now() + *delay);
-    enqueue(item);
+    spdlog::info("try {} for {} failed ({}): retrying in {:.1f} s", item.tries, url, why,
+                 std::chrono::duration<double>(retry->delay).count());
+    const auto when = clock::now() + retry->delay;
+    if (retry->whole_origin) frontier_.back_off(item.origin, when);
+    enqueue(item, retry->whole_origin ? clock::now() : when);
     co_return;
   }
 
@@ -213,34 +222,9 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   } else if (is_redirect_status(fetched.response.status)) {
     follow_redirect(item, fetched.response, record);
   } else {
-    co_await read_page(item, std::move(fetched.response), record);
-    if (stopping_) co_return;
+    co_await read_page(item, std::move(fetched.response), record);  // its links, unless stopping
   }
   finish(item.url, std::move(record));
-}
-
-// How long to wait before trying `item` again, or nullopt when its last try is final: network
-// failures are retried at once; 429 and 503 after their Retry-After (429 without one backs off
-// 1, 2, 4... seconds), never longer than max_retry_wait.
-std::optional<crawler::clock::duration> crawler::retry_delay(
-    const work_item& item, const http_client::result& fetched) const {
-  if (item.tries >= options_.max_tries) return std::nullopt;
-  if (fetched.ec) {
-    if (!is_retryable(fetched.ec)) return std::nullopt;
-    return clock::duration::zero();
-  }
-  const auto status = fetched.response.status;
-  if ((status != 429 && status != 503) || options_.max_retry_wait.count() == 0) return std::nullopt;
-  std::chrono::milliseconds wait;
-  if (const auto asked =
-          parse_retry_after(fetched.response.retry_after, std::chrono::system_clock::now())) {
-    wait = *asked;
-  } else if (status == 429) {
-    wait = std::chrono::seconds(1) * (1 << std::min(item.tries - 1, 16));
-  } else {
-    return std::nullopt;  // a 503 without Retry-After is an error like any other
-  }
-  return std::min(wait, options_.max_retry_wait);
 }
 
 void crawler::follow_redirect(const work_item& item, const http_response& response,
@@ -256,6 +240,11 @@ void crawler::follow_redirect(const work_item& item, const http_response& respon
   record.next_url = *next;
   if (const auto seen = store_->find(*next)) {  // chains that meet are fetched once
     store_->note_link(item.url, *seen);
+    store_->note_depth(*seen, store_->depth(item.url));
+    if (leads_back(*seen, item.url)) {
+      record.error = "redirect loop";
+      spdlog::warn("{}: redirect loop back through {}", record.url, *next);
+    }
     return;
   }
   if (!scope_.allows(*next)) {
@@ -268,7 +257,7 @@ void crawler::follow_redirect(const work_item& item, const http_response& respon
     return;
   }
   spdlog::debug("redirect to {} from {}", *next, record.url);
-  add_url(*next, item.redirects_left - 1, item.url);
+  add_url(*next, item.redirects_left - 1, item.url, store_->depth(item.url));
 }
 
 asio::awaitable<void> crawler::read_page(const work_item& item, http_response response,
@@ -309,6 +298,8 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
     spdlog::warn("{}: parsing this page took too long: only the links found by then are followed",
                  record.url);
   }
+  const int depth = store_->depth(item.url) + 1;  // of the pages this one links to
+  const bool too_deep = options_.max_depth && depth > *options_.max_depth;
   for (auto& link : page.links) {
     if (link.size() > max_url_length)
       spdlog::warn("{}: not following a link of {} bytes (the limit is {})", record.url,
@@ -317,30 +308,65 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
     ++record.num_urls;
     if (const auto seen = store_->find(link)) {
       store_->note_link(item.url, *seen);
-    } else {
+      store_->note_depth(*seen, depth);
+    } else if (!too_deep) {
       ++record.num_new_urls;
-      add_url(std::move(link), options_.max_redirect, item.url);
+      add_url(std::move(link), options_.max_redirect, item.url, depth);
     }
   }
   if (record.num_urls > 0)
     spdlog::debug("got {} distinct urls from {}", record.num_urls, record.url);
 }
 
-void crawler::add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer) {
-  const auto id = store_->add_url(url, referrer);
+void crawler::add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer,
+                      int depth) {
+  const auto id = store_->add_url(url, referrer, depth);
+  if (referrer && options_.trap_rules) {  // the roots are taken as given
+    if (auto trap = trap_reason(url)) {
+      spdlog::debug("not fetching {}: {}", url, *trap);
+      store_->skip(id, *trap);
+      return;
+    }
+  }
+  if (options_.max_urls && admitted_ == *options_.max_urls) {
+    if (admitted_ == admitted_warned_) return;  // left unchecked
+    spdlog::warn("{} URLs to check (--max-urls): the URLs found from now on are not checked",
+                 admitted_);
+    admitted_warned_ = admitted_;
+    return;
+  }
+  ++admitted_;
   ++unfinished_;
   const auto target = split_http_url(url);
   enqueue({.url = id,
            .redirects_left = redirects_left,
            .tries = 0,
-           .origin = frontier_.origin(origin_key(*target))});
+           .origin = frontier_.origin(origin_key(*target))},
+          clock::now());
 }
 
 // Never blocks (workers are the producers too): the item waits in the frontier, and an idle
-// worker gets it as soon as politeness allows.
-void crawler::enqueue(work_item item) {
-  frontier_.push(item);
+// worker gets it as soon as politeness allows, and not before `when`.
+void crawler::enqueue(work_item item, clock::time_point when) {
+  if (when > clock::now()) {
+    frontier_.push_at(item, when);
+  } else {
+    frontier_.push(item);
+  }
+  frontier_peak_ = std::max<std::uint64_t>(frontier_peak_, frontier_.size());
   dispatch();
+}
+
+// True when the redirects recorded from `target` on lead to `from`: a redirect from `from` to
+// `target` would close a loop.
+bool crawler::leads_back(url_id target, url_id from) const {
+  std::optional<url_id> at = target;
+  for (int hop = 0; at && hop <= options_.max_redirect + 1; ++hop) {
+    if (*at == from) return true;
+    const auto next = store_->redirect_target(*at);
+    at = next ? store_->find(*next) : std::nullopt;
+  }
+  return false;
 }
 
 void crawler::finish(url_id id, fetch_record record) {
@@ -371,6 +397,14 @@ crawl_result crawler::result() {
                       .requests = client_.requests(),
                       .connections = client_.connections()};
   store_->sort_by_url();
+  for (const auto id : store_->unchecked())
+    result.unchecked.push_back({.url = std::string(store_->url(id)),
+                                .referrer = optional_string(store_->first_referrer(id))});
+  for (const auto id : store_->skipped())
+    result.skipped.push_back({.url = std::string(store_->url(id)),
+                              .reason = std::string(store_->skip_reason(id)),
+                              .referrer = optional_string(store_->first_referrer(id))});
+  result.frontier_peak = frontier_peak_;
   for (const auto id : store_->keeping_referrers()) {  // sorted by URL
     const auto record = store_->record(id);
     (is_broken(record) ? result.broken : result.rate_limited)

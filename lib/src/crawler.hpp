@@ -37,6 +37,7 @@
 #include "http_client.hpp"
 #include "parse_pool.hpp"
 #include "request_headers.hpp"
+#include "retry_policy.hpp"
 
 namespace corocrawl {
 
@@ -71,13 +72,12 @@ class crawler {
   boost::asio::awaitable<void> work();
   boost::asio::awaitable<std::tuple<boost::system::error_code, work_item>> next_item();
   boost::asio::awaitable<void> fetch(work_item item);
-  std::optional<clock::duration> retry_delay(const work_item& item,
-                                             const http_client::result& fetched) const;
   void follow_redirect(const work_item& item, const http_response& response, fetch_record& record);
   boost::asio::awaitable<void> read_page(const work_item& item, http_response response,
                                          fetch_record& record);
-  void add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer);
-  void enqueue(work_item item);
+  void add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer, int depth);
+  void enqueue(work_item item, clock::time_point when);
+  bool leads_back(url_id target, url_id from) const;
   void dispatch();
   void arm_wake_up();
   void finish(url_id id, fetch_record record);
@@ -97,6 +97,10 @@ class crawler {
   // The URLs seen, who links to them, and the records; the result shares it.
   std::shared_ptr<crawl_store> store_ = std::make_shared<crawl_store>();
   frontier frontier_;
+  std::uint64_t frontier_peak_ = 0;
+  std::uint64_t admitted_ = 0;  // URLs enqueued to be checked (max_urls bounds them)
+  std::uint64_t admitted_warned_ = 0;
+  retry_policy retries_;
   work_channel handoff_;  // unbuffered: hands an item straight to an idle worker
   static constexpr std::size_t big_page = 512 * 1024;
   event big_page_turn_;             // holds the one turn to parse a page larger than big_page

@@ -21,7 +21,19 @@ void frontier::push(item it) {
   ++queued_;
 }
 
+void frontier::push_at(item it, clock::time_point when) {
+  waiting_.push({when, it});
+}
+
+void frontier::queue_due(clock::time_point now) {
+  while (!waiting_.empty() && waiting_.top().when <= now) {
+    push(waiting_.top().it);
+    waiting_.pop();
+  }
+}
+
 std::optional<frontier::item> frontier::pop(clock::time_point now) {
+  queue_due(now);
   for (std::size_t i = 0; i < origins_.size(); ++i) {
     const std::size_t index = (turn_ + i) % origins_.size();
     auto& o = origins_[index];
@@ -48,6 +60,7 @@ void frontier::back_off(origin_id origin, clock::time_point until) {
 
 std::optional<frontier::clock::time_point> frontier::next_ready() const {
   std::optional<clock::time_point> earliest;
+  if (!waiting_.empty()) earliest = waiting_.top().when;
   for (const auto& o : origins_) {
     if (o.queue.empty() || o.in_flight >= max_per_host_) continue;
     if (!earliest || o.not_before < *earliest) earliest = o.not_before;

@@ -369,4 +369,152 @@ std::vector<hostile_case> http_cases() {
   return all;
 }
 
+namespace {
+
+std::string redirect_to(std::string_view location, std::string_view status = "302 Found") {
+  return response(status, {"Location: " + std::string(location)}, "");
+}
+
+// The record of `path` on `server` says `error`.
+std::function<void(const crawl_result&, const hostile_server&)> error_of(std::string path,
+                                                                         std::string error) {
+  return [path, error](const crawl_result& result, const hostile_server& server) {
+    EXPECT_EQ(record(result, server.url(path)).error, error) << path;
+  };
+}
+
+// Pages below "/d/" link to "d/": /d/, /d/d/, /d/d/d/... without end.
+void self_nesting_pages(hostile_server& server) {
+  server.set_default([](const recorded_request& request) {
+    if (request.target.starts_with("/d/")) return send(page({"d/"}));
+    return send(page());
+  });
+}
+
+std::string many_segments(int count) {
+  std::string path;
+  for (int i = 0; i < count; ++i)
+    path += "/s" + std::to_string(i);
+  return path;
+}
+
+}  // namespace
+
+std::vector<hostile_case> crawl_cases() {
+  const auto redirected = [](unsigned status) {
+    return expected{.status = status, .error = std::nullopt};
+  };
+  const auto loop = [](unsigned status) {
+    return expected{.status = status, .error = "redirect loop"};
+  };
+  return {
+      // Redirect loops: the hop that comes back to its own chain is broken.
+      {"redirect_to_itself", send(redirect_to("/case", "301 Moved Permanently")), loop(301), false,
+       true},
+      {"redirect_loop_of_two",
+       send(redirect_to("/b")),
+       redirected(302),
+       false,
+       true,
+       {},
+       error_of("/b", "redirect loop"),
+       [](hostile_server& server) { server.add("/b", send(redirect_to("/case"))); }},
+      {"redirect_loop_of_three",
+       send(redirect_to("/b")),
+       redirected(302),
+       false,
+       false,
+       {},
+       error_of("/c", "redirect loop"),
+       [](hostile_server& server) {
+         server.add("/b", send(redirect_to("/c")));
+         server.add("/c", send(redirect_to("http://127.0.0.1:" + std::to_string(server.port()) +
+                                           "/case")));
+       }},
+      {"redirect_chains_that_meet_are_no_loop",
+       send(redirect_to("/b")),
+       redirected(302),
+       true,
+       false,
+       {},
+       [](const crawl_result& result, const hostile_server& server) {
+         EXPECT_EQ(record(result, server.url("/x")).error, std::nullopt);
+         EXPECT_EQ(record(result, server.url("/c")).status, 200u);
+         EXPECT_EQ(server.requests_for("/b"), 1u);
+       },
+       [](hostile_server& server) {
+         server.add("/b", send(redirect_to("/c")));
+         server.add("/c", send(page({"/x"})));
+         server.add("/x", send(redirect_to("/b")));  // into the chain above: it ends at /c
+       }},
+
+      // Crawler traps: a relative link that nests a path in itself, a path of 70 segments.
+      {"trap_repeated_segment",
+       send(page({"/d/"})),
+       ok(),
+       true,
+       true,
+       {},
+       [](const crawl_result& result, const hostile_server& server) {
+         EXPECT_EQ(record(result, server.url("/d/d/d/")).status, 200u);
+         ASSERT_EQ(result.skipped.size(), 1u);
+         EXPECT_EQ(result.skipped[0].url, server.url("/d/d/d/d/"));
+         EXPECT_EQ(result.skipped[0].reason,
+                   "trap: the path repeats the segment \"d\" more than 3 times in a row");
+         EXPECT_EQ(result.skipped[0].referrer, server.url("/d/d/d/"));
+         EXPECT_EQ(server.requests_for("/d/d/d/d/"), 0u);
+       },
+       self_nesting_pages},
+      {"trap_many_segments",
+       send(page({many_segments(70)})),
+       ok(),
+       true,
+       false,
+       {},
+       [](const crawl_result& result, const hostile_server& server) {
+         ASSERT_EQ(result.skipped.size(), 1u);
+         EXPECT_EQ(result.skipped[0].reason, "trap: the path has 70 segments, more than 64");
+         EXPECT_EQ(server.requests_for(many_segments(70)), 0u);
+       }},
+      {"trap_rules_off_max_urls_bounds_the_crawl", send(page({"/d/"})), ok(), false, false,
+       [](crawl_options& options) {
+         options.trap_rules = false;
+         options.max_urls = 12;
+       },
+       [](const crawl_result& result, const hostile_server& server) {
+         EXPECT_TRUE(result.skipped.empty());
+         EXPECT_EQ(result.records.size(), 12u);
+         ASSERT_EQ(result.unchecked.size(), 1u);  // the next one found, never fetched
+         EXPECT_EQ(server.requests_for(result.unchecked[0].url.substr(server.url("").size())), 0u);
+       },
+       self_nesting_pages},
+
+      // --max-depth: "/" is 0 hops away, "/case" 1, "/deep" 2: its link is not followed.
+      {"max_depth", send(page({"/deep"})), ok(), true, false,
+       [](crawl_options& options) { options.max_depth = 2; },
+       [](const crawl_result& result, const hostile_server& server) {
+         EXPECT_EQ(record(result, server.url("/deep")).status, 200u);
+         EXPECT_EQ(testing::find_record(result, server.url("/deeper")), std::nullopt);
+         EXPECT_EQ(server.requests_for("/deeper"), 0u);
+         EXPECT_TRUE(result.unchecked.empty());
+       },
+       [](hostile_server& server) { server.add("/deep", send(page({"/deeper"}))); }},
+
+      // Markup gumbo is quadratic on, without the parse's bounds: minutes for this page.
+      {"nested_templates_in_rows",
+       send(page({})),
+       ok(),
+       true,
+       false,
+       {},
+       {},
+       [](hostile_server& server) {
+         std::string markup = "<a href=/after>";
+         for (int i = 0; i < 50000; ++i)
+           markup += "<template><tr>";
+         server.add("/case", send(response("200 OK", {html}, markup)));
+       }},
+  };
+}
+
 }  // namespace corocrawl::testing::hostile

@@ -52,4 +52,8 @@ void PrintTo(const hostile_case& c, std::ostream* out);
 /// statuses, compression bombs, odd charsets.
 std::vector<hostile_case> http_cases();
 
+/// Whole crawls: redirect loops, crawler traps, --max-depth, --max-urls, markup that takes
+/// gumbo minutes.
+std::vector<hostile_case> crawl_cases();
+
 }  // namespace corocrawl::testing::hostile

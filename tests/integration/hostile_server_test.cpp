@@ -160,6 +160,11 @@ INSTANTIATE_TEST_SUITE_P(Http, HostileServer, ::testing::ValuesIn(testing::hosti
 INSTANTIATE_TEST_SUITE_P(Http, HostileServerBinary,
                          ::testing::ValuesIn(binary_ones(testing::hostile::http_cases())),
                          case_name);
+INSTANTIATE_TEST_SUITE_P(Crawl, HostileServer, ::testing::ValuesIn(testing::hostile::crawl_cases()),
+                         case_name);
+INSTANTIATE_TEST_SUITE_P(Crawl, HostileServerBinary,
+                         ::testing::ValuesIn(binary_ones(testing::hostile::crawl_cases())),
+                         case_name);
 
 // --- Beyond one URL -------------------------------------------------------------------------
 

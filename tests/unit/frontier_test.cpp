@@ -131,5 +131,46 @@ TEST(Frontier, ItemsKeepTheirTries) {
   EXPECT_EQ(next->redirects_left, 3);
 }
 
+TEST(Frontier, AnItemPushedForLaterWaitsApartUntilDue) {
+  frontier f{16, 0};
+  const auto a = f.origin("http://a:80");
+  f.push_at(item_for(0, a), t0 + 2s);
+  f.push(item_for(1, a));
+  EXPECT_EQ(f.size(), 2u);
+  EXPECT_EQ(f.pop(t0)->url, 1u);  // the other items of its origin do not wait
+  EXPECT_FALSE(f.pop(t0 + 1s));
+  EXPECT_EQ(f.next_ready(), t0 + 2s);
+  EXPECT_EQ(f.pop(t0 + 2s)->url, 0u);
+  EXPECT_TRUE(f.empty());
+  EXPECT_FALSE(f.next_ready());
+}
+
+TEST(Frontier, ItemsWaitingApartComeDueInTimeOrder) {
+  frontier f{16, 0};
+  const auto a = f.origin("http://a:80");
+  const auto b = f.origin("http://b:80");
+  f.push_at(item_for(0, a), t0 + 3s);
+  f.push_at(item_for(1, b), t0 + 1s);
+  f.push_at(item_for(2, a), t0 + 2s);
+  EXPECT_EQ(f.next_ready(), t0 + 1s);
+  EXPECT_EQ(f.pop(t0 + 1s)->url, 1u);
+  EXPECT_FALSE(f.pop(t0 + 1s));
+  EXPECT_EQ(f.next_ready(), t0 + 2s);
+  EXPECT_EQ(f.pop(t0 + 5s)->url, 2u);  // both due: queued in the order they came due
+  EXPECT_EQ(f.pop(t0 + 5s)->url, 0u);
+}
+
+TEST(Frontier, AnItemComingDueStillKeepsItsOriginsRules) {
+  frontier f{1, 0};
+  const auto a = f.origin("http://a:80");
+  f.push(item_for(0, a));
+  f.push_at(item_for(1, a), t0 + 1s);
+  EXPECT_EQ(f.pop(t0)->url, 0u);
+  EXPECT_FALSE(f.pop(t0 + 1s));  // due, but a's one slot is taken
+  EXPECT_FALSE(f.next_ready());  // and time alone will not free it
+  f.release(a);
+  EXPECT_EQ(f.pop(t0 + 1s)->url, 1u);
+}
+
 }  // namespace
 }  // namespace corocrawl
