@@ -39,13 +39,14 @@ here (ROOTs, --exclude, --resolve) replaces the config file's.
 constexpr std::string_view footer =
     R"(Config file: TOML with one key per option, named with '_' for '-': roots =
 [...], max_tasks, threads, exclude = [...], strict (false for --lenient),
-max_time, timeout, max_redirect, max_tries, max_body (a number or a string such
-as "10MiB"), resolve = [...], max_per_host, rate_limit, max_retry_wait,
-fail_on_rate_limit, insecure, ca_file, user_agent, user, proxy, no_proxy, json,
-report and verbosity ("quiet", "info", "debug" or "trace"). Headers go in a
-[headers] table of "Name" = "value" lines; headers for one host only in a
+max_time, max_urls, max_depth, trap_rules (false for --no-trap-rules), timeout,
+max_redirect, max_tries, max_body (a number or a string such as "10MiB"),
+resolve = [...], max_per_host, rate_limit, max_retry_wait, fail_on_rate_limit,
+insecure, ca_file, user_agent, user, proxy, no_proxy, json, report and
+verbosity ("quiet", "info", "debug" or "trace"). Headers go in a [headers]
+table of "Name" = "value" lines; headers for one host only in a
 [hosts."HOST".headers] table. Relative paths are taken from the file's
-directory.
+directory; the file may have at most 1 MiB.
 
 Proxies: unless --proxy or the proxy key is given, http:// URLs use
 $http_proxy and https:// URLs $https_proxy (or HTTP_PROXY, HTTPS_PROXY), and
@@ -55,27 +56,29 @@ reached directly. --proxy "" ignores the proxy variables. Loopback hosts
 
 Exit status:
   0    nothing broken
-  1    at least one broken URL, or --max-time ran out
+  1    at least one broken URL, --max-time ran out, or --max-urls left URLs
+       unchecked
   2    usage or configuration error
-  3    the crawl could not run (e.g. a local directory could not be served)
+  3    the crawl could not run (e.g. a local directory could not be served), or
+       a report or summary could not be written
   130  interrupted (Ctrl-C or SIGTERM)
 )";
 
 /// Every option as typed. Values stay strings here: the config.hpp parsers check them, so a
 /// bad value is worded the same way on the command line and in corocrawl.toml.
 struct raw_options {
-  std::string config, max_tasks, threads, max_time, timeout, max_redirect, max_tries, max_body,
-      max_per_host, rate_limit, max_retry_wait, ca_file, user_agent, user, proxy, no_proxy, json,
-      report;
+  std::string config, max_tasks, threads, max_time, max_urls, max_depth, timeout, max_redirect,
+      max_tries, max_body, max_per_host, rate_limit, max_retry_wait, ca_file, user_agent, user,
+      proxy, no_proxy, json, report;
   std::vector<std::string> exclude, resolve, headers, roots;
 };
 
 /// The options that decide something when given, to ask CLI11 which ones were.
 struct given_options {
-  CLI::Option *config, *max_tasks, *threads, *exclude, *lenient, *max_time, *timeout, *max_redirect,
-      *max_tries, *max_body, *resolve, *max_per_host, *rate_limit, *max_retry_wait,
-      *fail_on_rate_limit, *insecure, *ca_file, *user_agent, *headers, *user, *proxy, *no_proxy,
-      *json, *report, *verbose, *quiet, *roots;
+  CLI::Option *config, *max_tasks, *threads, *exclude, *lenient, *max_time, *max_urls, *max_depth,
+      *no_trap_rules, *timeout, *max_redirect, *max_tries, *max_body, *resolve, *max_per_host,
+      *rate_limit, *max_retry_wait, *fail_on_rate_limit, *insecure, *ca_file, *user_agent, *headers,
+      *user, *proxy, *no_proxy, *json, *report, *verbose, *quiet, *roots;
 };
 
 given_options define_options(CLI::App& app, raw_options& raw) {
@@ -132,6 +135,17 @@ given_options define_options(CLI::App& app, raw_options& raw) {
   given.max_time = single("--max-time", raw.max_time, "SECONDS",
                           "Stop the whole crawl after this long, may be a\n"
                           "fraction (default: none)");
+  given.max_urls = single("--max-urls", raw.max_urls, "N",
+                          "Check at most N URLs; the rest are reported as\n"
+                          "unchecked and the crawl fails (default: none)");
+  given.max_depth = single("--max-depth", raw.max_depth, "N",
+                           "Follow links at most N hops from a root, 0 for\n"
+                           "the roots only; redirects add no hop\n"
+                           "(default: none)");
+  given.no_trap_rules = flag("--no-trap-rules",
+                             "Fetch URLs whose path repeats a segment more\n"
+                             "than 3 times in a row or has more than 64\n"
+                             "segments (default: skip them as crawler traps)");
 
   group = "HTTP";
   given.timeout = single("--timeout", raw.timeout, "SECONDS",
@@ -289,13 +303,17 @@ void apply_config(const raw_options& raw, const given_options& given, const fs::
 void apply_flags(const raw_options& raw, const given_options& given, const fs::path& cwd,
                  settings& s) {
   crawl_options& c = s.crawl;
-  if (given.max_tasks->count() > 0) c.max_tasks = parse_count("--max-tasks", raw.max_tasks, 1);
-  if (given.threads->count() > 0) c.threads = parse_count("--threads", raw.threads, 1);
+  if (given.max_tasks->count() > 0) {
+    c.max_tasks = parse_count("--max-tasks", raw.max_tasks, max_tasks_range);
+  }
+  if (given.threads->count() > 0) c.threads = parse_count("--threads", raw.threads, threads_range);
   // 0 is allowed: it means "follow no redirect at all".
   if (given.max_redirect->count() > 0) {
-    c.max_redirect = parse_count("--max-redirect", raw.max_redirect, 0);
+    c.max_redirect = parse_count("--max-redirect", raw.max_redirect, max_redirect_range);
   }
-  if (given.max_tries->count() > 0) c.max_tries = parse_count("--max-tries", raw.max_tries, 1);
+  if (given.max_tries->count() > 0) {
+    c.max_tries = parse_count("--max-tries", raw.max_tries, max_tries_range);
+  }
   if (given.exclude->count() > 0) {
     compile_patterns(raw.exclude, "--exclude");
     c.exclude = raw.exclude;
@@ -310,9 +328,17 @@ void apply_flags(const raw_options& raw, const given_options& given, const fs::p
   if (given.max_time->count() > 0) {
     c.max_time = parse_seconds("--max-time", raw.max_time, max_time_range);
   }
-  if (given.max_body->count() > 0) c.max_body = parse_byte_size("--max-body", raw.max_body);
+  if (given.max_urls->count() > 0) c.max_urls = parse_large_count("--max-urls", raw.max_urls);
+  // 0 is allowed: the roots only.
+  if (given.max_depth->count() > 0) {
+    c.max_depth = parse_count("--max-depth", raw.max_depth, max_depth_range);
+  }
+  if (given.no_trap_rules->count() > 0) c.trap_rules = false;
+  if (given.max_body->count() > 0) {
+    c.max_body = parse_byte_size("--max-body", raw.max_body, max_body_limit);
+  }
   if (given.max_per_host->count() > 0) {
-    c.max_per_host = parse_count("--max-per-host", raw.max_per_host, 1);
+    c.max_per_host = parse_count("--max-per-host", raw.max_per_host, max_per_host_range);
   }
   if (given.rate_limit->count() > 0) c.rate_limit = parse_rate("--rate-limit", raw.rate_limit);
   if (given.max_retry_wait->count() > 0) {

@@ -55,28 +55,41 @@ std::optional<double> decimal_number(std::string_view text) {
   return value;
 }
 
+/// A decimal count from `min` to `max` in text; the messages of parse_count.
+template <typename Count>
+Count parse_decimal(std::string_view name, std::string_view text, Count min, Count max) {
+  const auto expected = [&] {
+    fail(name_of(name) + "expected " + count_requirement(static_cast<std::int64_t>(min)) +
+         ", got " + quoted(text));
+  };
+  // Digits only: from_chars alone would accept "-3" and the digit check also rejects "+8",
+  // " 8" and "8x" (from_chars stops at the first non-digit; `ptr != end` catches that too).
+  if (!all_digits(text)) expected();
+  Count value = 0;
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec == std::errc::result_out_of_range || (ec == std::errc{} && ptr == end && value > max)) {
+    fail(name_of(name) + quoted(text) + " is too large (at most " + std::to_string(max) + ")");
+  }
+  if (ec != std::errc{} || ptr != end || value < min) expected();
+  return value;
+}
+
 /// Headers the HTTP client writes itself; one given by the user would break the framing of
 /// the message or the connection handling.
 constexpr std::array managed_headers{"Host", "Content-Length", "Transfer-Encoding", "Connection"};
 }  // namespace
 
+int parse_count(std::string_view name, std::string_view text, count_range range) {
+  return parse_decimal<int>(name, text, range.min, range.max);
+}
+
 int parse_count(std::string_view name, std::string_view text, int min) {
-  int value = 0;
-  const auto* end = text.data() + text.size();
-  // Digits only: from_chars alone would accept "-3" and the digit check also rejects "+8",
-  // " 8" and "8x" (from_chars stops at the first non-digit; `ptr != end` catches that too).
-  if (!all_digits(text)) {
-    fail(name_of(name) + "expected " + count_requirement(min) + ", got " + quoted(text));
-  }
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec == std::errc::result_out_of_range) {
-    fail(name_of(name) + quoted(text) + " is too large (at most " +
-         std::to_string(std::numeric_limits<int>::max()) + ")");
-  }
-  if (ec != std::errc{} || ptr != end || value < min) {
-    fail(name_of(name) + "expected " + count_requirement(min) + ", got " + quoted(text));
-  }
-  return value;
+  return parse_count(name, text, count_range{.min = min});
+}
+
+std::uint64_t parse_large_count(std::string_view name, std::string_view text, std::uint64_t min) {
+  return parse_decimal<std::uint64_t>(name, text, min, std::numeric_limits<std::uint64_t>::max());
 }
 
 resolve_override parse_resolve(std::string_view name, std::string_view text) {
@@ -142,7 +155,7 @@ std::chrono::milliseconds parse_seconds(std::string_view name, std::string_view 
   return seconds_to_ms(name, *seconds, quoted(text), range);
 }
 
-std::uint64_t parse_byte_size(std::string_view name, std::string_view text) {
+std::uint64_t parse_byte_size(std::string_view name, std::string_view text, std::uint64_t max) {
   const auto not_a_size = [&] {
     fail(name_of(name) + "expected a size in bytes >= 1 such as 1048576 or 10MiB " +
          "(units K, M, G, KiB, MiB, GiB: powers of 1024), got " + quoted(text));
@@ -168,8 +181,13 @@ std::uint64_t parse_byte_size(std::string_view name, std::string_view text) {
   const bool too_large =
       ec == std::errc::result_out_of_range ||
       (ec == std::errc{} && value > (std::numeric_limits<std::uint64_t>::max() >> shift));
-  if (too_large) fail(name_of(name) + quoted(text) + " is too large");
+  const auto at_most = [&] {
+    return max == std::numeric_limits<std::uint64_t>::max() ? std::string{}
+                                                            : " (at most " + shown_size(max) + ")";
+  };
+  if (too_large) fail(name_of(name) + quoted(text) + " is too large" + at_most());
   if (ec != std::errc{} || ptr != text.data() + digits || value == 0) not_a_size();
+  if ((value << shift) > max) fail(name_of(name) + quoted(text) + " is too large" + at_most());
   return value << shift;
 }
 
@@ -209,7 +227,10 @@ http_header checked_header(std::string_view name, std::string_view header_name,
     fail(name_of(name) + "the value of header " + quoted(header_name) +
          " contains a control character");
   }
-  return http_header{std::string(header_name), std::string(trimmed(value))};
+  const std::string_view kept = trimmed(value);
+  check_header_line(name, "the " + quoted(header_name) + " header line",
+                    header_line_size(header_name, kept.size()));
+  return http_header{std::string(header_name), std::string(kept)};
 }
 
 std::string parse_user(std::string_view name, std::string_view text) {
@@ -220,6 +241,8 @@ std::string parse_user(std::string_view name, std::string_view text) {
   }
   if (colon == 0) fail(name_of(name) + "expected USER:PASSWORD, but USER is empty");
   if (has_control(text)) fail(name_of(name) + "contains a control character");
+  check_header_line(name, "the Authorization header line it becomes",
+                    header_line_size("Authorization", basic_credentials_size(text.size())));
   return std::string(text);
 }
 
@@ -227,11 +250,18 @@ std::string parse_user_agent(std::string_view name, std::string_view text) {
   const std::string_view agent = trimmed(text);
   if (agent.empty()) fail(name_of(name) + "expected a non-empty string, got " + quoted(text));
   if (has_control(agent)) fail(name_of(name) + "contains a control character");
+  check_header_line(name, "the User-Agent header line",
+                    header_line_size("User-Agent", agent.size()));
   return std::string(agent);
 }
 
 std::string parse_proxy_url(std::string_view name, std::string_view text) {
-  if (!text.empty()) parse_proxy(name, text);
+  if (text.empty()) return {};
+  const proxy_endpoint proxy = parse_proxy(name, text);
+  if (proxy.authorization) {
+    check_header_line(name, "the Proxy-Authorization header line its credentials become",
+                      header_line_size("Proxy-Authorization", proxy.authorization->size()));
+  }
   return std::string(text);
 }
 

@@ -39,10 +39,58 @@ inline std::string name_of(std::string_view name) {
 }
 
 /// "a positive integer" for min 1, "a non-negative integer" for min 0.
-inline std::string count_requirement(int min) {
+inline std::string count_requirement(std::int64_t min) {
   if (min == 1) return "a positive integer";
   if (min == 0) return "a non-negative integer";
   return "an integer >= " + std::to_string(min);
+}
+
+/// A count from corocrawl.toml or the settings within `range`, worded as parse_count words it
+/// for text.
+inline void check_count(std::string_view name, std::int64_t value, count_range range) {
+  if (value < range.min) {
+    fail(name_of(name) + "expected " + count_requirement(range.min) + ", got " +
+         std::to_string(value));
+  }
+  if (value > range.max) {
+    fail(name_of(name) + std::to_string(value) + " is too large (at most " +
+         std::to_string(range.max) + ")");
+  }
+}
+
+/// The size of a byte count as a message shows a bound: "1GiB" for whole GiB, else bytes.
+inline std::string shown_size(std::uint64_t bytes) {
+  constexpr std::uint64_t gib = std::uint64_t{1} << 30;
+  if (bytes % gib == 0) return std::to_string(bytes / gib) + "GiB";
+  return std::to_string(bytes);
+}
+
+/// A max_body from corocrawl.toml or the settings: 1 to max_body_limit bytes.
+inline void check_max_body(std::string_view name, std::uint64_t bytes) {
+  if (bytes < 1) fail(name_of(name) + "expected a size in bytes >= 1, got 0");
+  if (bytes > max_body_limit) {
+    fail(name_of(name) + std::to_string(bytes) + " is too large (at most " +
+         shown_size(max_body_limit) + ")");
+  }
+}
+
+/// Bytes of the header line "Name: value" (without CRLF).
+inline std::size_t header_line_size(std::string_view name, std::size_t value_size) {
+  return name.size() + 2 + value_size;
+}
+
+/// Bytes of the Basic credentials value ("Basic " and base64) that "user:password" becomes.
+inline std::size_t basic_credentials_size(std::size_t user_colon_password_size) {
+  return 6 + (user_colon_password_size + 2) / 3 * 4;
+}
+
+/// Fails when a header line of `size` bytes is longer than servers accept. `what` says which
+/// header line, such as "the User-Agent header line"; the value is never echoed.
+inline void check_header_line(std::string_view name, std::string_view what, std::size_t size) {
+  if (size > max_header_line) {
+    fail(name_of(name) + std::string(what) + " would be " + std::to_string(size) +
+         " bytes, more than the " + std::to_string(max_header_line) + " servers accept");
+  }
 }
 
 /// Letters, digits, '-', '.' and '_': a host name as --resolve and [hosts."NAME"] take it.

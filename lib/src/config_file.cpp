@@ -1,20 +1,21 @@
 // The corocrawl.toml reader: applies a config file's keys to settings, checking each value
 // with the parsers the command line uses and naming the file, line and key in every error.
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <toml++/toml.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <boost/url/ipv6_address.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <limits>
 #include <map>
 #include <span>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -37,13 +38,16 @@ namespace fs = std::filesystem;
 using namespace detail;  // the helpers config_detail.hpp shares
 
 /// The top-level keys of corocrawl.toml, for suggestions after a typo.
-constexpr std::array known_keys{
-    "roots",    "max_tasks",    "threads",    "max_redirect",   "max_tries",
-    "exclude",  "strict",       "resolve",    "timeout",        "max_time",
-    "max_body", "max_per_host", "rate_limit", "max_retry_wait", "fail_on_rate_limit",
-    "insecure", "ca_file",      "user_agent", "headers",        "hosts",
-    "user",     "proxy",        "no_proxy",   "json",           "report",
-    "verbosity"};
+constexpr std::array known_keys{"roots",        "max_tasks",      "threads",
+                                "max_redirect", "max_tries",      "exclude",
+                                "strict",       "resolve",        "timeout",
+                                "max_time",     "max_urls",       "max_depth",
+                                "trap_rules",   "max_body",       "max_per_host",
+                                "rate_limit",   "max_retry_wait", "fail_on_rate_limit",
+                                "insecure",     "ca_file",        "user_agent",
+                                "headers",      "hosts",          "user",
+                                "proxy",        "no_proxy",       "json",
+                                "report",       "verbosity"};
 
 /// The keys of a [hosts."NAME"] table.
 constexpr std::array known_host_keys{"headers"};
@@ -139,15 +143,16 @@ class config_reader {
     }
   }
 
-  int count(const toml::node& node, std::string_view key, int min) const {
+  int count(const toml::node& node, std::string_view key, count_range range) const {
+    const std::int64_t n = integer(node, key);
+    located(node, [&] { check_count(key, n, range); });
+    return static_cast<int>(n);
+  }
+
+  std::int64_t integer(const toml::node& node, std::string_view key) const {
     const auto* value = node.as_integer();
     if (value == nullptr) wrong_type(node, key, "an integer");
-    const std::int64_t n = value->get();
-    if (n < min || n > std::numeric_limits<int>::max()) {
-      fail_at(node.source(),
-              name_of(key) + "expected " + count_requirement(min) + ", got " + std::to_string(n));
-    }
-    return static_cast<int>(n);
+    return value->get();
   }
 
   bool boolean(const toml::node& node, std::string_view key) const {
@@ -267,13 +272,26 @@ class config_reader {
       return located(node, [&] { return parse(key, text); });
     };
     if (key == "max_tasks") {
-      crawl.max_tasks = count(node, key, 1);
+      crawl.max_tasks = count(node, key, max_tasks_range);
     } else if (key == "threads") {
-      crawl.threads = count(node, key, 1);  // at least 1: leaving the key out means one per core
+      // At least 1: leaving the key out means one per core.
+      crawl.threads = count(node, key, threads_range);
     } else if (key == "max_redirect") {
-      crawl.max_redirect = count(node, key, 0);  // 0: follow no redirect at all
+      crawl.max_redirect = count(node, key, max_redirect_range);  // 0: follow no redirect
     } else if (key == "max_tries") {
-      crawl.max_tries = count(node, key, 1);
+      crawl.max_tries = count(node, key, max_tries_range);
+    } else if (key == "max_urls") {
+      // Any positive count: TOML's integers end at 2^63 - 1, far above any crawl.
+      const std::int64_t n = integer(node, key);
+      if (n < 1) {
+        fail_at(node.source(),
+                name_of(key) + "expected " + count_requirement(1) + ", got " + std::to_string(n));
+      }
+      crawl.max_urls = static_cast<std::uint64_t>(n);
+    } else if (key == "max_depth") {
+      crawl.max_depth = count(node, key, max_depth_range);  // 0: the roots only
+    } else if (key == "trap_rules") {
+      crawl.trap_rules = boolean(node, key);
     } else if (key == "strict") {
       crawl.strict = boolean(node, key);
     } else if (key == "timeout") {
@@ -288,13 +306,16 @@ class config_reader {
                   name_of(key) + "expected a size in bytes >= 1, got " + std::to_string(n->get()));
         }
         crawl.max_body = static_cast<std::uint64_t>(n->get());
+        located(node, [&] { check_max_body(key, crawl.max_body); });
       } else if (node.is_string()) {
-        crawl.max_body = parsed(parse_byte_size);
+        crawl.max_body = parsed([](std::string_view name, std::string_view text) {
+          return parse_byte_size(name, text, max_body_limit);
+        });
       } else {
         wrong_type(node, key, "a number of bytes or a string such as \"10MiB\"");
       }
     } else if (key == "max_per_host") {
-      crawl.max_per_host = count(node, key, 1);
+      crawl.max_per_host = count(node, key, max_per_host_range);
     } else if (key == "rate_limit") {
       const auto [value, shown] = number(node, key, "a number of requests per second");
       crawl.rate_limit = located(node, [&] { return checked_rate(key, value, shown); });
@@ -371,17 +392,65 @@ class config_reader {
   settings& into_;
 };
 
+/// An open file descriptor, closed when it goes.
+class file_descriptor {
+ public:
+  explicit file_descriptor(int fd) : fd_(fd) {}
+  ~file_descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  file_descriptor(const file_descriptor&) = delete;
+  file_descriptor& operator=(const file_descriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+[[noreturn]] void fail_reading(const std::string& display, int error) {
+  fail(display + ": cannot read config file: " + std::system_category().message(error));
+}
+
+/// The file's content, at most max_config_file_size bytes. Opening never waits (O_NONBLOCK:
+/// a FIFO without a writer would block open); reads then block as for any reader, so that a
+/// pipe is read until its writer closes it.
 std::string read_file(const fs::path& file, const std::string& display) {
-  std::error_code ec;
-  const auto status = fs::status(file, ec);
-  if (status.type() == fs::file_type::not_found) fail(display + ": no such config file");
-  if (!fs::exists(status)) fail(display + ": cannot read config file: " + ec.message());
-  if (fs::is_directory(status)) fail(display + ": is a directory, not a config file");
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream content;
-  if (in) content << in.rdbuf();
-  if (!in || in.bad()) fail(display + ": cannot read config file");
-  return std::move(content).str();
+  const file_descriptor fd(::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    if (errno == ENOENT) fail(display + ": no such config file");
+    fail_reading(display, errno);
+  }
+  struct stat info {};
+  if (::fstat(fd.get(), &info) != 0) fail_reading(display, errno);
+  if (S_ISDIR(info.st_mode)) fail(display + ": is a directory, not a config file");
+  const int flags = ::fcntl(fd.get(), F_GETFL);
+  if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    fail_reading(display, errno);
+  }
+
+  // One byte more than the limit proves the file too large, without reading the rest (of
+  // /dev/zero, say).
+  std::string content;
+  std::array<char, 64 * 1024> chunk;
+  while (content.size() <= max_config_file_size) {
+    const std::size_t wanted =
+        std::min<std::size_t>(chunk.size(), max_config_file_size + 1 - content.size());
+    const ::ssize_t got = ::read(fd.get(), chunk.data(), wanted);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) fail_reading(display, errno);
+    if (got == 0) break;
+    content.append(chunk.data(), static_cast<std::size_t>(got));
+  }
+  if (content.size() > max_config_file_size) {
+    fail(display + ": more than " + std::to_string(max_config_file_size) +
+         " bytes (1 MiB), too large for a config file");
+  }
+  // A FIFO no process has opened for writing reads as empty at once: an error, not a silent
+  // empty config (its writer may simply not have started yet).
+  if (content.empty() && S_ISFIFO(info.st_mode)) {
+    fail(display + ": nothing to read: the FIFO has no writer (or its writer wrote nothing)");
+  }
+  return content;
 }
 
 }  // namespace

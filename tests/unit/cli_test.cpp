@@ -308,7 +308,7 @@ TEST_F(CliTest, BadCounts) {
   EXPECT_EQ(error_of({"--threads", "abc", "x.example"}, {}),
             "--threads: expected a positive integer, got \"abc\"");
   EXPECT_EQ(error_of({"--threads", "99999999999", "x.example"}, {}),
-            "--threads: \"99999999999\" is too large (at most 2147483647)");
+            "--threads: \"99999999999\" is too large (at most 1024)");
   EXPECT_EQ(parse({"--threads", "1", "x.example"}).crawl.threads, 1);
   error_of({"--max-redirect", "-1", "x.example"}, {"--max-redirect"});
   EXPECT_EQ(parse({"--max-redirect", "0", "x.example"}).crawl.max_redirect, 0);
@@ -609,6 +609,111 @@ TEST_F(CliTest, BadNewKeysInTheConfigFile) {
   error_of({"--rate-limit", "1", "x.example"}, {"corocrawl.toml:1: rate_limit"});
 }
 
+// ---- issue 9: limits, upper bounds, header lines ---------------------------------------------
+
+TEST_F(CliTest, LimitOptionsDefaults) {
+  const settings s = parse({"x.example"});
+  EXPECT_FALSE(s.crawl.max_urls);
+  EXPECT_FALSE(s.crawl.max_depth);
+  EXPECT_TRUE(s.crawl.trap_rules);
+}
+
+TEST_F(CliTest, LimitOptions) {
+  const settings s =
+      parse({"--max-urls", "5000000000", "--max-depth=0", "--no-trap-rules", "x.example"});
+  EXPECT_EQ(s.crawl.max_urls, 5'000'000'000u);
+  EXPECT_EQ(s.crawl.max_depth, 0);
+  EXPECT_FALSE(s.crawl.trap_rules);
+  EXPECT_EQ(parse({"--max-urls", "1", "--max-depth", "7", "x.example"}).crawl.max_depth, 7);
+  EXPECT_EQ(parse({"--max-urls", "3", "--max-urls", "4", "x.example"}).crawl.max_urls, 4u);
+}
+
+TEST_F(CliTest, LimitOptionsOverrideTheFile) {
+  write("roots = [\"example.com\"]\nmax_urls = 10\nmax_depth = 3\ntrap_rules = false\n");
+  const settings from_file = parse({});
+  EXPECT_EQ(from_file.crawl.max_urls, 10u);
+  EXPECT_EQ(from_file.crawl.max_depth, 3);
+  EXPECT_FALSE(from_file.crawl.trap_rules);
+  const settings s = parse({"--max-urls", "20", "--max-depth", "1"});
+  EXPECT_EQ(s.crawl.max_urls, 20u);
+  EXPECT_EQ(s.crawl.max_depth, 1);
+  write("roots = [\"example.com\"]\ntrap_rules = true\n");
+  EXPECT_FALSE(parse({"--no-trap-rules"}).crawl.trap_rules);
+}
+
+TEST_F(CliTest, BadLimitValues) {
+  for (const char* bad : {"0", "-1", "abc", "1.5", "+3", ""}) {
+    SCOPED_TRACE(bad);
+    EXPECT_EQ(error_of({"--max-urls", bad, "x.example"}, {}),
+              std::string("--max-urls: expected a positive integer, got \"") + bad + "\"");
+  }
+  EXPECT_EQ(error_of({"--max-urls", "18446744073709551616", "x.example"}, {}),
+            "--max-urls: \"18446744073709551616\" is too large (at most 18446744073709551615)");
+  for (const char* bad : {"-1", "abc", "1.5", ""}) {
+    SCOPED_TRACE(bad);
+    EXPECT_EQ(error_of({"--max-depth", bad, "x.example"}, {}),
+              std::string("--max-depth: expected a non-negative integer, got \"") + bad + "\"");
+  }
+  EXPECT_EQ(error_of({"--max-depth", "2147483648", "x.example"}, {}),
+            "--max-depth: \"2147483648\" is too large (at most 2147483647)");
+  error_of({"--no-trap-rules=false", "x.example"}, {"no-trap-rules"});
+  for (const char* option : {"--max-urls", "--max-depth"}) {
+    SCOPED_TRACE(option);
+    EXPECT_EQ(error_of({"x.example", option}, {}), std::string(option) + ": missing value");
+  }
+  write("roots = [\"example.com\"]\nmax_depth = -2\n");
+  error_of({}, {"corocrawl.toml:2: max_depth: expected a non-negative integer, got -2"});
+}
+
+TEST_F(CliTest, CountsAndSizesHaveUpperBounds) {
+  struct bound {
+    const char* option;
+    const char* largest;
+    const char* over;
+    const char* message;
+  };
+  for (const bound& b : std::initializer_list<bound>{
+           {"--max-tasks", "10000", "2147483647",
+            "--max-tasks: \"2147483647\" is too large (at most 10000)"},
+           {"--threads", "1024", "1025", "--threads: \"1025\" is too large (at most 1024)"},
+           {"--max-per-host", "10000", "10001",
+            "--max-per-host: \"10001\" is too large (at most 10000)"},
+           {"--max-redirect", "1000", "1001",
+            "--max-redirect: \"1001\" is too large (at most 1000)"},
+           {"--max-tries", "100", "101", "--max-tries: \"101\" is too large (at most 100)"},
+           {"--max-body", "1GiB", "1025M", "--max-body: \"1025M\" is too large (at most 1GiB)"},
+       }) {
+    SCOPED_TRACE(b.option);
+    EXPECT_NO_THROW(parse({b.option, b.largest, "x.example"}));
+    EXPECT_EQ(error_of({b.option, b.over, "x.example"}, {}), b.message);
+  }
+}
+
+TEST_F(CliTest, HeaderValuesMustFitInALineServersAccept) {
+  const std::string big(9'000, 'v');
+  EXPECT_EQ(error_of({"--user-agent", big, "x.example"}, {}),
+            "--user-agent: the User-Agent header line would be 9012 bytes, more than the 8190 "
+            "servers accept");
+  const std::string header = error_of({"--header", "X-Big: " + big, "x.example"},
+                                      {"--header: the \"X-Big\" header line would be 9007"});
+  EXPECT_EQ(header.find("vvv"), std::string::npos) << header;
+  const std::string user = error_of({"--user", "me:" + big, "x.example"},
+                                    {"--user: the Authorization header line it becomes"});
+  EXPECT_EQ(user.find("vvv"), std::string::npos) << user;
+  error_of({"--proxy", "http://me:" + big + "@proxy.example:3128", "x.example"},
+           {"--proxy: the Proxy-Authorization header line"});
+  // Nine headers that each fit make more than a request may carry.
+  std::vector<std::string> args;
+  for (int i = 0; i < 9; ++i) {
+    args.push_back("--header");
+    args.push_back("X-" + std::to_string(i) + ": " + std::string(7'995, 'v'));
+  }
+  args.push_back("x.example");
+  error_of(args, {"headers:", "more than the 65536 allowed"});
+  args.erase(args.begin(), args.begin() + 2);
+  EXPECT_EQ(parse(args).crawl.headers.size(), 8u);
+}
+
 // ---- proxies from the environment -------------------------------------------------------------
 
 TEST_F(CliTest, ProxyVariablesAreUsedWhenNothingElseSetsAProxy) {
@@ -733,6 +838,14 @@ TEST_F(CliTest, HelpNamesEveryNewOptionWithItsDefault) {
                            "never use a proxy",
                            "[headers]",
                            "[hosts.\"HOST\".headers]",
+                           "--max-urls N",
+                           "unchecked",
+                           "--max-depth N",
+                           "the roots only",
+                           "--no-trap-rules",
+                           "max_urls, max_depth, trap_rules (false for --no-trap-rules)",
+                           "at most 1 MiB",
+                           "a report or summary could not be written",
                            "General:",
                            "Crawl:",
                            "HTTP:",

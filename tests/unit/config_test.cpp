@@ -3,9 +3,11 @@
 #include "corocrawl/config.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <initializer_list>
@@ -67,6 +69,107 @@ TEST(ParseCount, RejectsEverythingElse) {
 
 TEST(ParseCount, MessageIsOneLineEvenForMultiLineInput) {
   error_of([] { parse_count("--max-tries", "1\n2", 1); }, {"--max-tries", "1 2"});
+}
+
+// ---- issue 9: upper bounds, --max-urls, header lines ----------------------------------------
+
+TEST(ParseCount, EveryBoundedCountAcceptsItsBoundAndNotOneMore) {
+  struct bound {
+    const char* name;
+    count_range range;
+    int max;
+  };
+  for (const bound& b : std::initializer_list<bound>{{"--max-tasks", max_tasks_range, 10'000},
+                                                     {"--threads", threads_range, 1'024},
+                                                     {"--max-per-host", max_per_host_range, 10'000},
+                                                     {"--max-redirect", max_redirect_range, 1'000},
+                                                     {"--max-tries", max_tries_range, 100}}) {
+    SCOPED_TRACE(b.name);
+    EXPECT_EQ(parse_count(b.name, std::to_string(b.max), b.range), b.max);
+    const std::string over = std::to_string(b.max + 1);
+    EXPECT_EQ(error_of([&] { parse_count(b.name, over, b.range); }, {}),
+              std::string(b.name) + ": \"" + over + "\" is too large (at most " +
+                  std::to_string(b.max) + ")");
+    error_of([&] { parse_count(b.name, "2147483647", b.range); }, {"too large"});
+    error_of([&] { parse_count(b.name, "99999999999999999999", b.range); },
+             {"too large (at most " + std::to_string(b.max) + ")"});
+  }
+  EXPECT_EQ(parse_count("--max-redirect", "0", max_redirect_range), 0);
+  error_of([] { parse_count("--max-tasks", "0", max_tasks_range); },
+           {"--max-tasks: expected a positive integer, got \"0\""});
+  EXPECT_EQ(parse_count("--max-depth", "0", max_depth_range), 0);
+  EXPECT_EQ(parse_count("--max-depth", "2147483647", max_depth_range), 2147483647);
+  error_of([] { parse_count("--max-depth", "-1", max_depth_range); },
+           {"--max-depth: expected a non-negative integer, got \"-1\""});
+}
+
+TEST(ParseLargeCount, DecimalCountsBeyondInt) {
+  EXPECT_EQ(parse_large_count("--max-urls", "1"), 1u);
+  EXPECT_EQ(parse_large_count("--max-urls", "5000000000"), 5'000'000'000u);
+  EXPECT_EQ(parse_large_count("--max-urls", "18446744073709551615"),
+            std::numeric_limits<std::uint64_t>::max());
+  for (const char* text : {"0", "-1", "+1", " 1", "1 ", "1.5", "abc", "", "1e3", "0x10"}) {
+    SCOPED_TRACE(text);
+    EXPECT_EQ(error_of([&] { parse_large_count("--max-urls", text); }, {}),
+              std::string("--max-urls: expected a positive integer, got \"") + text + "\"");
+  }
+  EXPECT_EQ(error_of([] { parse_large_count("--max-urls", "18446744073709551616"); }, {}),
+            "--max-urls: \"18446744073709551616\" is too large (at most 18446744073709551615)");
+}
+
+TEST(ParseByteSize, UpToAMaximum) {
+  EXPECT_EQ(parse_byte_size("--max-body", "1G", max_body_limit), 1u << 30);
+  EXPECT_EQ(parse_byte_size("--max-body", "1073741824", max_body_limit), 1u << 30);
+  EXPECT_EQ(error_of([] { parse_byte_size("--max-body", "1073741825", max_body_limit); }, {}),
+            "--max-body: \"1073741825\" is too large (at most 1GiB)");
+  error_of([] { parse_byte_size("--max-body", "2G", max_body_limit); },
+           {"--max-body: \"2G\" is too large (at most 1GiB)"});
+  error_of([] { parse_byte_size("--max-body", "16000000000G", max_body_limit); },
+           {"--max-body: \"16000000000G\" is too large (at most 1GiB)"});
+  error_of([] { parse_byte_size("--max-body", "0", max_body_limit); },
+           {"expected a size in bytes >= 1"});
+}
+
+TEST(ParseHeader, LinesUpToWhatServersAccept) {
+  // "X: " and the value make the line.
+  const std::string fits(max_header_line - 3, 'v');
+  EXPECT_EQ(parse_header("--header", "X: " + fits).value, fits);
+  EXPECT_EQ(parse_header("--header", "X:   " + fits + "  \t").value, fits);  // trimmed: not sent
+  const std::string message = error_of([&] { parse_header("--header", "X: " + fits + "v"); }, {});
+  EXPECT_EQ(message,
+            "--header: the \"X\" header line would be 8191 bytes, more than the 8190 servers "
+            "accept");
+  error_of([] { checked_header("headers", "X-Long", std::string(70'000, 'v')); },
+           {"headers: the \"X-Long\" header line would be 70008 bytes"});
+}
+
+TEST(ParseUserAgent, AtMostALineServersAccept) {
+  const std::string fits(max_header_line - 12, 'a');  // "User-Agent: "
+  EXPECT_EQ(parse_user_agent("--user-agent", fits), fits);
+  const std::string message = error_of([&] { parse_user_agent("--user-agent", fits + "a"); }, {});
+  EXPECT_EQ(message,
+            "--user-agent: the User-Agent header line would be 8191 bytes, more than the 8190 "
+            "servers accept");
+  error_of([] { parse_user_agent("user_agent", std::string(50'000'000, 'a')); },
+           {"user_agent: the User-Agent header line would be 50000012 bytes"});
+}
+
+TEST(ParseUser, ItsAuthorizationLineFitsWhatServersAccept) {
+  // "Authorization: Basic " and base64 of 6126 bytes (8168) make 8189 bytes; 6127 make 8193.
+  const std::string fits = "me:" + std::string(6'123, 's');
+  EXPECT_EQ(parse_user("--user", fits), fits);
+  const std::string message = error_of([&] { parse_user("--user", fits + "s"); }, {});
+  EXPECT_EQ(message,
+            "--user: the Authorization header line it becomes would be 8193 bytes, more than the "
+            "8190 servers accept");
+}
+
+TEST(ParseProxyUrl, ItsCredentialsFitWhatServersAccept) {
+  EXPECT_NO_THROW(parse_proxy_url("--proxy", "http://me:" + std::string(6'000, 's') + "@p:3128"));
+  const std::string message = error_of(
+      [] { parse_proxy_url("--proxy", "http://me:" + std::string(7'000, 's') + "@p:3128"); },
+      {"--proxy: the Proxy-Authorization header line its credentials become would be"});
+  EXPECT_EQ(message.find("sss"), std::string::npos) << message;
 }
 
 // ---- parse_seconds --------------------------------------------------------------------------
@@ -549,10 +652,10 @@ TEST_F(ConfigFileTest, WrongTypes) {
 TEST_F(ConfigFileTest, BadValues) {
   error_for("max_tasks = 0", {":1: max_tasks: expected a positive integer, got 0"});
   error_for("max_tasks = -3", {"max_tasks: expected a positive integer, got -3"});
-  error_for("max_tasks = 3000000000", {"max_tasks: expected a positive integer"});
+  error_for("max_tasks = 3000000000", {"max_tasks: 3000000000 is too large (at most 10000)"});
   error_for("threads = 0", {":1: threads: expected a positive integer, got 0"});
   error_for("threads = -1", {":1: threads: expected a positive integer, got -1"});
-  error_for("threads = 3000000000", {"threads: expected a positive integer"});
+  error_for("threads = 3000000000", {"threads: 3000000000 is too large (at most 1024)"});
   error_for("max_tries = 0", {"max_tries: expected a positive integer, got 0"});
   error_for("max_redirect = -1", {"max_redirect: expected a non-negative integer, got -1"});
   error_for("timeout = 0", {":1: timeout: expected a positive number of seconds, got 0"});
@@ -653,7 +756,7 @@ TEST_F(ConfigFileTest, NumbersAsIntegersOrFloats) {
   EXPECT_EQ(apply("max_retry_wait = 2.5").crawl.max_retry_wait, milliseconds(2'500));
   EXPECT_EQ(apply("max_retry_wait = 0.0").crawl.max_retry_wait, milliseconds(0));
   EXPECT_EQ(apply("max_body = 1024").crawl.max_body, 1024u);
-  EXPECT_EQ(apply("max_body = \"2G\"").crawl.max_body, 2u << 30);
+  EXPECT_EQ(apply("max_body = \"1G\"").crawl.max_body, 1u << 30);
   EXPECT_EQ(apply("max_body = 1").crawl.max_body, 1u);
   EXPECT_FALSE(apply("insecure = false").crawl.insecure);
 }
@@ -807,6 +910,107 @@ TEST_F(ConfigFileTest, UnknownKeysNearNewOnes) {
   error_for("http_proxy = \"x\"", {"unknown key \"http_proxy\""});
 }
 
+TEST_F(ConfigFileTest, LimitKeys) {
+  const settings defaults = apply("");
+  EXPECT_FALSE(defaults.crawl.max_urls);
+  EXPECT_FALSE(defaults.crawl.max_depth);
+  EXPECT_TRUE(defaults.crawl.trap_rules);
+  const settings s = apply("max_urls = 5000000000\nmax_depth = 0\ntrap_rules = false\n");
+  EXPECT_EQ(s.crawl.max_urls, 5'000'000'000u);
+  EXPECT_EQ(s.crawl.max_depth, 0);
+  EXPECT_FALSE(s.crawl.trap_rules);
+  EXPECT_EQ(apply("max_urls = 1").crawl.max_urls, 1u);
+  EXPECT_EQ(apply("max_depth = 2147483647").crawl.max_depth, 2147483647);
+  EXPECT_TRUE(apply("trap_rules = true").crawl.trap_rules);
+}
+
+TEST_F(ConfigFileTest, BadLimitKeys) {
+  error_for("max_urls = \"5\"", {":1: max_urls: expected an integer, got a string"});
+  error_for("max_urls = 1.5", {"max_urls: expected an integer, got a float"});
+  error_for("max_urls = 0", {":1: max_urls: expected a positive integer, got 0"});
+  error_for("max_urls = -1", {"max_urls: expected a positive integer, got -1"});
+  error_for("max_depth = \"2\"", {"max_depth: expected an integer, got a string"});
+  error_for("max_depth = -1", {":1: max_depth: expected a non-negative integer, got -1"});
+  error_for("max_depth = 3000000000", {"max_depth: 3000000000 is too large (at most 2147483647)"});
+  error_for("trap_rules = \"no\"", {":1: trap_rules: expected a boolean, got a string"});
+  error_for("trap_rules = 0", {"trap_rules: expected a boolean, got an integer"});
+  error_for("max_url = 1", {"unknown key \"max_url\"", "did you mean \"max_urls\""});
+  error_for("trap_rule = false", {"did you mean \"trap_rules\""});
+  error_for("max_deph = 1", {"did you mean \"max_depth\""});
+}
+
+TEST_F(ConfigFileTest, CountsAndSizesHaveUpperBounds) {
+  EXPECT_EQ(apply("max_tasks = 10000").crawl.max_tasks, 10'000);
+  EXPECT_EQ(apply("threads = 1024").crawl.threads, 1'024);
+  EXPECT_EQ(apply("max_per_host = 10000").crawl.max_per_host, 10'000);
+  EXPECT_EQ(apply("max_redirect = 1000").crawl.max_redirect, 1'000);
+  EXPECT_EQ(apply("max_tries = 100").crawl.max_tries, 100);
+  EXPECT_EQ(apply("max_body = 1073741824").crawl.max_body, 1u << 30);
+  error_for("max_tasks = 2147483647", {":1: max_tasks: 2147483647 is too large (at most 10000)"});
+  error_for("threads = 1025", {":1: threads: 1025 is too large (at most 1024)"});
+  error_for("max_per_host = 10001", {"max_per_host: 10001 is too large (at most 10000)"});
+  error_for("max_redirect = 1001", {"max_redirect: 1001 is too large (at most 1000)"});
+  error_for("max_tries = 101", {"max_tries: 101 is too large (at most 100)"});
+  error_for("max_body = 1073741825", {":1: max_body: 1073741825 is too large (at most 1GiB)"});
+  error_for("max_body = \"2GiB\"", {":1: max_body: \"2GiB\" is too large (at most 1GiB)"});
+  error_for("max_body = 9223372036854775807", {"max_body:", "too large (at most 1GiB)"});
+}
+
+TEST_F(ConfigFileTest, HeaderLinesServersRejectAreErrors) {
+  const std::string big(9'000, 'v');
+  error_for("user_agent = \"" + big + "\"",
+            {":1: user_agent: the User-Agent header line would be 9012 bytes, more than the 8190"});
+  const std::string message =
+      error_for("\n[headers]\nX = \"" + big + "\"", {":3: headers: the \"X\" header line"});
+  EXPECT_EQ(message.find("vvv"), std::string::npos) << message;
+  error_for("[hosts.\"a.example\".headers]\nX = \"" + big + "\"",
+            {":2: hosts.\"a.example\".headers: the \"X\" header line would be 9003 bytes"});
+  error_for("user = \"me:" + big + "\"", {":1: user: the Authorization header line it becomes"});
+}
+
+TEST_F(ConfigFileTest, EndlessOrHugeFilesAreErrors) {
+  settings s;
+  EXPECT_EQ(error_of([&] { apply_config_file("/dev/zero", s); }, {}),
+            "/dev/zero: more than 1048576 bytes (1 MiB), too large for a config file");
+  // Exactly the limit is read; one byte more is too much.
+  const std::string line = "#" + std::string(1'022, 'x') + "\n";
+  std::string content;
+  while (content.size() < max_config_file_size)
+    content += line;
+  ASSERT_EQ(content.size(), max_config_file_size);
+  EXPECT_NO_THROW(apply_config_file(write(content), s));
+  const fs::path over = write(content + "\n", "over.toml");
+  error_of([&] { apply_config_file(over, s); }, {"over.toml: more than 1048576 bytes"});
+}
+
+TEST_F(ConfigFileTest, DevNullIsAnEmptyConfig) {
+  settings s;
+  s.crawl.max_tasks = 7;
+  apply_config_file("/dev/null", s);
+  EXPECT_EQ(s.crawl.max_tasks, 7);
+}
+
+TEST_F(ConfigFileTest, APipeIsReadToItsEnd) {
+  // As bash's --config <(...) gives it: /dev/fd/N of a pipe whose writer has written.
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  const std::string content = "max_tasks = 3\n";
+  ASSERT_EQ(::write(ends[1], content.data(), content.size()),
+            static_cast<::ssize_t>(content.size()));
+  ::close(ends[1]);
+  settings s;
+  apply_config_file("/dev/fd/" + std::to_string(ends[0]), s);
+  ::close(ends[0]);
+  EXPECT_EQ(s.crawl.max_tasks, 3);
+}
+
+TEST_F(ConfigFileTest, AFifoWithoutAWriterIsAnErrorNotAHang) {
+  const fs::path fifo = dir_ / "fifo.toml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  settings s;
+  error_of([&] { apply_config_file(fifo, s); }, {"fifo.toml: nothing to read", "no writer"});
+}
+
 // ---- validate -------------------------------------------------------------------------------
 
 settings with_root() {
@@ -912,6 +1116,105 @@ TEST(Validate, NewValuesInRangePass) {
   EXPECT_NO_THROW(validate(s));
   s.crawl.rate_limit = 0.5;
   EXPECT_NO_THROW(validate(s));
+}
+
+TEST(Validate, LimitsSetByALibraryUser) {
+  settings s = with_root();
+  s.crawl.max_urls = 1;
+  s.crawl.max_depth = 0;
+  s.crawl.trap_rules = false;
+  EXPECT_NO_THROW(validate(s));
+  s.crawl.max_urls = std::numeric_limits<std::uint64_t>::max();
+  s.crawl.max_depth = std::numeric_limits<int>::max();
+  EXPECT_NO_THROW(validate(s));
+  s.crawl.max_urls = 0;
+  EXPECT_EQ(error_of([&] { validate(s); }, {}), "max_urls: expected a positive integer, got 0");
+  s.crawl.max_urls.reset();
+  s.crawl.max_depth = -1;
+  EXPECT_EQ(error_of([&] { validate(s); }, {}),
+            "max_depth: expected a non-negative integer, got -1");
+}
+
+TEST(Validate, UpperBoundsForALibraryUser) {
+  const auto fails = [](std::string_view message,
+                        const std::function<void(crawl_options&)>& change) {
+    SCOPED_TRACE(message);
+    settings s = with_root();
+    change(s.crawl);
+    EXPECT_EQ(error_of([&] { validate(s); }, {}), message);
+  };
+  fails("max_tasks: 2147483647 is too large (at most 10000)",
+        [](crawl_options& c) { c.max_tasks = 2147483647; });
+  fails("threads: 1025 is too large (at most 1024)", [](crawl_options& c) { c.threads = 1025; });
+  fails("max_per_host: 10001 is too large (at most 10000)",
+        [](crawl_options& c) { c.max_per_host = 10'001; });
+  fails("max_redirect: 1001 is too large (at most 1000)",
+        [](crawl_options& c) { c.max_redirect = 1'001; });
+  fails("max_tries: 101 is too large (at most 100)", [](crawl_options& c) { c.max_tries = 101; });
+  fails("max_body: 18446744073709551615 is too large (at most 1GiB)",
+        [](crawl_options& c) { c.max_body = std::numeric_limits<std::uint64_t>::max(); });
+  fails("timeout: at most 86400 seconds, got 86400001 ms",
+        [](crawl_options& c) { c.timeout = milliseconds(86'400'001); });
+  fails("timeout: at most 86400 seconds, got 9223372036854775807 ms",
+        [](crawl_options& c) { c.timeout = milliseconds::max(); });
+  fails("max_time: at most 2592000 seconds, got 2592000001 ms",
+        [](crawl_options& c) { c.max_time = milliseconds(2'592'000'001); });
+  fails("max_retry_wait: at most 86400 seconds, got 86400001 ms",
+        [](crawl_options& c) { c.max_retry_wait = milliseconds(86'400'001); });
+
+  settings s = with_root();
+  s.crawl.max_tasks = 10'000;
+  s.crawl.threads = 1'024;
+  s.crawl.max_per_host = 10'000;
+  s.crawl.max_redirect = 1'000;
+  s.crawl.max_tries = 100;
+  s.crawl.max_body = max_body_limit;
+  s.crawl.timeout = milliseconds(86'400'000);
+  s.crawl.max_time = milliseconds(2'592'000'000);
+  s.crawl.max_retry_wait = milliseconds(86'400'000);
+  EXPECT_NO_THROW(validate(s));
+}
+
+TEST(Validate, HeaderLinesOfALibraryUser) {
+  settings s = with_root();
+  s.crawl.user_agent = std::string(50'000'000, 'a');
+  error_of([&] { validate(s); }, {"user_agent: the User-Agent header line would be 50000012"});
+  s = with_root();
+  s.crawl.headers = {{"X", std::string(9'000, 'v')}};
+  error_of([&] { validate(s); }, {"headers: the \"X\" header line would be 9003 bytes"});
+  s = with_root();
+  s.crawl.user = "me:" + std::string(1'000'000, 's');
+  error_of([&] { validate(s); }, {"user: the Authorization header line it becomes"});
+  s = with_root();
+  s.crawl.proxy.https_proxy = "http://me:" + std::string(9'000, 's') + "@p:1";
+  error_of([&] { validate(s); }, {"proxy.https_proxy: the Proxy-Authorization header line"});
+}
+
+TEST(Validate, AllHeaderLinesOfARequestTogether) {
+  // Nine lines of 8000 bytes: each fits, together they are more than 64 KiB.
+  const auto line = [](const std::string& name) {
+    return http_header{name, std::string(8'000 - name.size() - 2, 'v')};
+  };
+  settings s = with_root();
+  for (int i = 0; i < 8; ++i)
+    s.crawl.headers.push_back(line("X-" + std::to_string(i)));
+  EXPECT_NO_THROW(validate(s));  // 64000 bytes
+  s.crawl.headers.push_back(line("X-8"));
+  EXPECT_EQ(error_of([&] { validate(s); }, {}),
+            "headers: user_agent, user, headers and hosts add 72000 bytes of header lines to a "
+            "request, more than the 65536 allowed");
+  // Only one host's headers go with a request: the largest table counts, not their sum.
+  s = with_root();
+  for (int i = 0; i < 6; ++i) {
+    s.crawl.host_headers["a.example"].push_back(line("A-" + std::to_string(i)));
+    s.crawl.host_headers["b.example"].push_back(line("B-" + std::to_string(i)));
+  }
+  EXPECT_NO_THROW(validate(s));  // 48000 bytes per host
+  s.crawl.user_agent = std::string(7'000, 'a');
+  s.crawl.user = "me:" + std::string(6'000, 's');
+  EXPECT_NO_THROW(validate(s));  // 48000 + 7012 + 8025
+  s.crawl.headers = {line("X-1")};
+  error_of([&] { validate(s); }, {"headers:", "71037 bytes", "more than the 65536 allowed"});
 }
 
 }  // namespace

@@ -2,8 +2,10 @@
 // Settings of a corocrawl run: crawl options plus output choices, from TOML and validation.
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,13 +30,52 @@ struct settings {
 /// Reads a corocrawl.toml and overrides `into` with every key it sets. Relative paths in it
 /// (local roots, json, ca_file) are taken from the file's directory. Throws config_error, one
 /// line naming the file, the key (and line when known) and the problem, for a missing or
-/// unreadable file, a TOML syntax error, an unknown key or a value of the wrong type or range.
-/// The environment is not read: http_proxy and friends are the CLI's business.
+/// unreadable file, a directory, a file over max_config_file_size (such as /dev/zero), a TOML
+/// syntax error, an unknown key or a value of the wrong type or range. Opening never waits: a
+/// pipe (bash's <(...)) is read until its writer closes it, and a FIFO that gives nothing (no
+/// writer yet) is an error. The environment is not read: http_proxy and friends are the CLI's
+/// business.
 void apply_config_file(const std::filesystem::path& file, settings& into);
 
-/// Parses a count such as "--max-tasks 8": a decimal integer >= `min`. Throws config_error
-/// naming `name` otherwise.
+/// Config files are read up to this size; a larger one (or an endless device such as
+/// /dev/zero) is an error. Real configs are a few KiB.
+inline constexpr std::uint64_t max_config_file_size = 1024 * 1024;
+
+/// The values a count may take.
+struct count_range {
+  int min = 1;
+  int max = std::numeric_limits<int>::max();
+};
+
+// Upper bounds keep a typo or a "very large" value from allocating without bound or running
+// for ever; each is far above any useful setting.
+/// max_tasks: every worker is a coroutine allocated at the start, and each holds a request,
+/// and so a socket, open: 10,000 is more than one event loop thread drives usefully, and more
+/// than the descriptors a process gets by default.
+inline constexpr count_range max_tasks_range{.max = 10'000};
+/// threads (as given on the command line or in corocrawl.toml; in settings 0 means one per
+/// core): threads beyond the cores only add memory; no common machine has 1,024 cores.
+inline constexpr count_range threads_range{.max = 1'024};
+/// max_per_host: more than max_tasks' bound can never be reached.
+inline constexpr count_range max_per_host_range{.max = max_tasks_range.max};
+/// max_redirect: browsers follow 20 redirects, curl 50; a chain is kept in memory.
+inline constexpr count_range max_redirect_range{.min = 0, .max = 1'000};
+/// max_tries: every try may wait up to max_retry_wait; 100 tries already take hours.
+inline constexpr count_range max_tries_range{.max = 100};
+/// max_depth: 0 checks the roots only.
+inline constexpr count_range max_depth_range{.min = 0};
+
+/// Parses a count such as "--max-tasks 8": a decimal integer within `range`. Throws
+/// config_error naming `name` otherwise.
+int parse_count(std::string_view name, std::string_view text, count_range range);
+
+/// parse_count with no upper bound but int's.
 int parse_count(std::string_view name, std::string_view text, int min);
+
+/// Parses a count that may exceed int, such as "--max-urls 5000000000": a decimal integer
+/// >= `min` that fits in 64 bits. Throws config_error naming `name` otherwise.
+std::uint64_t parse_large_count(std::string_view name, std::string_view text,
+                                std::uint64_t min = 1);
 
 /// Parses HOST:PORT:ADDR[,ADDR...]: one or more comma-separated IPv4 or IPv6 addresses (IPv6
 /// in brackets, which the result drops). Throws config_error naming `name` and the text when
@@ -59,9 +100,15 @@ inline constexpr seconds_range retry_wait_range{.allow_zero = true};
 std::chrono::milliseconds parse_seconds(std::string_view name, std::string_view text,
                                         seconds_range range = {});
 
-/// Parses a size in bytes >= 1: decimal digits, optionally followed by K, M, G or KiB, MiB,
-/// GiB (all powers of 1024), as in "10485760" or "10MiB". Throws config_error naming `name`.
-std::uint64_t parse_byte_size(std::string_view name, std::string_view text);
+/// The largest max_body: a body is held in memory whole (the HTTP reader reserves a
+/// Content-Length up front) and a page is parsed in memory, so larger bodies cannot work.
+inline constexpr std::uint64_t max_body_limit = std::uint64_t{1} << 30;
+
+/// Parses a size in bytes from 1 to `max`: decimal digits, optionally followed by K, M, G or
+/// KiB, MiB, GiB (all powers of 1024), as in "10485760" or "10MiB". Throws config_error
+/// naming `name`.
+std::uint64_t parse_byte_size(std::string_view name, std::string_view text,
+                              std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
 
 /// The smallest positive rate_limit: one request every 1000 seconds. Smaller rates would make
 /// the interval between requests overflow a clock's duration.
@@ -71,27 +118,43 @@ inline constexpr double min_rate_limit = 0.001;
 /// min_rate_limit. Throws config_error naming `name`.
 double parse_rate(std::string_view name, std::string_view text);
 
+/// The longest request header line ("Name: value", without CRLF) a value may make: Apache
+/// (LimitRequestFieldSize) and nginx (large_client_header_buffers, 8 KiB with CRLF) reject
+/// longer lines by default. Applies to headers, user_agent, user (as the Authorization header
+/// it becomes) and a proxy's credentials (as Proxy-Authorization).
+inline constexpr std::size_t max_header_line = 8190;
+
+/// The most bytes of header lines the settings may add to one request: user_agent, user's
+/// Authorization, headers and the largest [hosts] table's headers together. Common servers
+/// accept less by default (nginx 32 KiB for the whole request head, Node.js 16 KiB); it is
+/// also the most our own client accepts in a response.
+inline constexpr std::size_t max_request_headers = 64 * 1024;
+
 /// Parses a header as --header gives it, "Name: value"; see checked_header. Throws
 /// config_error naming `name`.
 http_header parse_header(std::string_view name, std::string_view text);
 
 /// A header from its name and value: the name an RFC 9110 token other than those the client
 /// manages itself (Host, Content-Length, Transfer-Encoding, Connection); the value without
-/// control characters other than tab, surrounding whitespace trimmed. Throws config_error
+/// control characters other than tab, surrounding whitespace trimmed; the line at most
+/// max_header_line bytes. Throws config_error
 /// naming `name` and the header (never echoing the value, which may be a secret).
 http_header checked_header(std::string_view name, std::string_view header_name,
                            std::string_view value);
 
 /// Checks a --user value "USER:PASSWORD": a ':' after a non-empty user, no control
-/// characters. Returns it unchanged. Throws config_error naming `name`, without echoing it.
+/// characters, short enough for its Authorization header line to fit in max_header_line.
+/// Returns it unchanged. Throws config_error naming `name`, without echoing it.
 std::string parse_user(std::string_view name, std::string_view text);
 
 /// Checks a User-Agent: not empty after trimming surrounding whitespace, no control
-/// characters. Returns it trimmed. Throws config_error naming `name`.
+/// characters, its header line at most max_header_line bytes. Returns it trimmed. Throws
+/// config_error naming `name`.
 std::string parse_user_agent(std::string_view name, std::string_view text);
 
 /// Checks a proxy URL as --proxy, proxy = or http_proxy give it: "" (no proxy) or a URL that
-/// proxy.hpp's parse_proxy accepts. Returns it unchanged. Throws config_error naming `name`.
+/// proxy.hpp's parse_proxy accepts, whose credentials' Proxy-Authorization header line fits
+/// in max_header_line. Returns it unchanged. Throws config_error naming `name`.
 std::string parse_proxy_url(std::string_view name, std::string_view text);
 
 /// Checks --ca-file: `text` (relative paths taken from `base_dir`) must name a readable
@@ -107,9 +170,10 @@ report_mode parse_report_mode(std::string_view name, std::string_view text);
 enum verbosity parse_verbosity(std::string_view name, std::string_view text);
 
 /// Checks crawl options as a whole: at least one root, every root classifies, every exclude
-/// pattern compiles, counts, sizes, rates and times in range, every resolve entry has an
-/// address, headers, user, user agent and proxies well-formed and ca_file readable (as the
-/// parsers above require), host_headers' hosts lower-case. Throws config_error.
+/// pattern compiles, counts, sizes, rates and times in the ranges above, every resolve entry
+/// has an address, headers, user, user agent and proxies well-formed and ca_file readable (as
+/// the parsers above require), host_headers' hosts lower-case, and all the header lines one
+/// request gets from the settings at most max_request_headers bytes. Throws config_error.
 void validate(const crawl_options& options);
 
 /// validate(s.crawl), and the output settings. Throws config_error.

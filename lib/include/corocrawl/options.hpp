@@ -1,5 +1,6 @@
 #pragma once
 // What a crawl does: the options every entry point (CLI, config file, library) fills in.
+// validate() (config.hpp) checks them; its ranges there bound the counts and sizes.
 
 #include <chrono>
 #include <cstdint>
@@ -55,6 +56,15 @@ struct crawl_options {
   std::chrono::milliseconds timeout{30'000};  ///< per request: connect + request + response
   /// The whole crawl; when it runs out the crawl stops and its result says timed_out.
   std::optional<std::chrono::milliseconds> max_time;
+  /// At most this many URLs are checked (>= 1); the others found are listed as unchecked and
+  /// the crawl does not pass. nullopt: no limit.
+  std::optional<std::uint64_t> max_urls;
+  /// Link hops from a root (>= 0; 0: the roots only). A page this many hops away is checked
+  /// but its links are not followed; redirects do not add a hop. nullopt: no limit.
+  std::optional<int> max_depth;
+  /// Crawler-trap rules: a URL whose path repeats one segment more than 3 times in a row, or
+  /// has more than 64 segments, is not fetched and is listed as skipped with the reason.
+  bool trap_rules = true;
   /// Bytes of a decoded body; a larger body fails with "body too large" and is not parsed.
   std::uint64_t max_body = 10 * 1024 * 1024;
 
