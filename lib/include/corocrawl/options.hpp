@@ -68,10 +68,6 @@ struct crawl_options {
   /// Bytes of a decoded body; a larger body fails with "body too large" and is not parsed.
   std::uint64_t max_body = 10 * 1024 * 1024;
 
-  std::optional<std::uint64_t> max_urls;  // --max-urls N / max_urls: at most N URLs checked
-  std::optional<int> max_depth;           // --max-depth N / max_depth: link hops from a root
-  bool trap_rules = true;                 // --no-trap-rules / trap_rules = false
-
   // Politeness, per origin (scheme, host and port).
   int max_per_host = 16;  ///< concurrent requests, and so connections, to one origin
   double rate_limit = 0;  ///< requests per second to one origin; 0: unlimited
