@@ -166,6 +166,7 @@ int main(int argc, char** argv) {
   }
   // CI must not take a missing or cut summary for a verdict.
   if (!written) return exit_internal;
+  if (result.failure) return fail(exit_internal, "the crawl could not go on: " + *result.failure);
 
   if (result.interrupted) return exit_interrupted;
   return corocrawl::passed(result, settings.crawl.fail_on_rate_limit) ? exit_passed : exit_broken;

@@ -52,6 +52,17 @@ class on_exit {
   Action action_;
 };
 
+// What went wrong, in words.
+std::string what(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown error";
+  }
+}
+
 std::optional<std::string> optional_string(std::optional<std::string_view> text) {
   if (!text) return std::nullopt;
   return std::string(*text);
@@ -119,7 +130,6 @@ asio::awaitable<void> crawler::crawl() {
     worker_stop.emit(asio::cancellation_type::terminal);
   co_await workers_gone_.async_receive(use_tuple);
   elapsed_ = clock::now() - started;
-  if (worker_failure_) std::rethrow_exception(worker_failure_);
 }
 
 void crawler::stop() {
@@ -377,7 +387,8 @@ void crawler::finish(url_id id, fetch_record record) {
 
 void crawler::worker_exited(std::exception_ptr error) {
   if (error && !stopping_) {
-    if (!worker_failure_) worker_failure_ = error;
+    failure_ = what(error);
+    spdlog::error("the crawl cannot go on: {}", *failure_);
     halt();
   }
   if (--workers_running_ == 0) workers_gone_.try_send(error_code{});
@@ -393,6 +404,7 @@ crawl_result crawler::result() {
   crawl_result result{.roots = roots_,
                       .interrupted = interrupted_,
                       .timed_out = timed_out_,
+                      .failure = failure_,
                       .elapsed = elapsed_,
                       .requests = client_.requests(),
                       .connections = client_.connections()};

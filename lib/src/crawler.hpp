@@ -50,8 +50,9 @@ class crawler {
   crawler(boost::asio::any_io_executor executor, const crawl_options& options,
           std::vector<std::string> root_urls, std::vector<root_origin> root_origins);
 
-  /// Crawls until every URL found has been processed, or until stop() or max_time. Rethrows
-  /// an unexpected exception of a worker after stopping the others.
+  /// Crawls until every URL found has been processed, or until stop() or max_time. An
+  /// exception in a worker (the environment failed: memory, descriptors...) stops the others
+  /// and ends the crawl with its result's `failure` set.
   boost::asio::awaitable<void> crawl();
 
   /// Ends the crawl early: requests under way are cancelled and the result is marked
@@ -116,7 +117,7 @@ class crawler {
   bool stopping_ = false;
   bool interrupted_ = false;
   bool timed_out_ = false;
-  std::exception_ptr worker_failure_;
+  std::optional<std::string> failure_;  // why a worker failed, ending the crawl
   std::chrono::duration<double> elapsed_{0};
 };
 

@@ -120,6 +120,8 @@ void write_json_summary(std::ostream& out, const crawl_result& result,
       << "\"elapsed_seconds\":" << three_decimals(result.elapsed.count()) << ",\n"
       << "\"interrupted\":" << (result.interrupted ? "true" : "false") << ",\n"
       << "\"timed_out\":" << (result.timed_out ? "true" : "false") << ",\n"
+      << "\"failure\":"
+      << (result.failure ? json::serialize(json::value(text(*result.failure))) : "null") << ",\n"
       << "\"passed\":" << (passed(result, options.fail_on_rate_limit) ? "true" : "false") << ",\n"
       << "\"stats\":" << json::serialize(stats) << ",\n"
       << "\"connections\":{\"opened\":" << result.connections << ",\"requests\":" << result.requests

@@ -95,7 +95,10 @@ void write_verdict(std::ostream& out, const crawl_result& result, bool fail_on_r
   const auto unchecked = result.unchecked.size();
   const std::string and_unchecked =
       unchecked > 0 ? ", " + std::to_string(unchecked) + " left unchecked" : "";
-  if (result.interrupted)
+  if (result.failure)
+    out << "FAILED: the crawl could not go on after " << count_of(urls, "URL") << ", " << broken
+        << " broken so far" << and_unchecked << "\n";
+  else if (result.interrupted)
     out << "INTERRUPTED: stopped after " << count_of(urls, "URL") << ", " << broken
         << " broken so far" << and_unchecked << "\n";
   else if (result.timed_out)

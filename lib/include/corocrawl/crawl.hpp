@@ -35,19 +35,25 @@ struct crawl_result {
   std::uint64_t frontier_peak = 0;        ///< the most URLs waiting to be fetched at once
   bool interrupted = false;               ///< stopped by a signal before the end
   bool timed_out = false;                 ///< stopped by max_time before the end
+  /// Why the crawl could not go on, when the environment failed it midway (memory, file
+  /// descriptors, threads ran out): the rest of the result says what it did until then.
+  std::optional<std::string> failure;
   std::chrono::duration<double> elapsed{0};
   std::uint64_t requests = 0;     ///< HTTP requests sent, retries included
   std::uint64_t connections = 0;  ///< connections opened: requests / connections is the reuse
 };
 
-/// True when nothing is broken, nothing was left unchecked and the crawl ran to its end; with
+/// True when nothing is broken, nothing was left unchecked and the crawl ran to its end (not
+/// interrupted, timed out or failed); with
 /// `fail_on_rate_limit`, nothing may be rate limited either. Skipped URLs do not count.
 bool passed(const crawl_result& result, bool fail_on_rate_limit = false);
 
 /// Crawls `options.roots` to the end on a fresh io_context in the calling thread. Directory
 /// roots are served on 127.0.0.1 for the duration of the crawl. With `stop_on_signals`,
 /// SIGINT or SIGTERM ends the crawl early with `interrupted` set; `max_time` ends it with
-/// `timed_out` set. Throws config_error for invalid options (before anything is fetched).
+/// `timed_out` set. Throws config_error for invalid options (before anything is fetched), and
+/// std::exception when the crawl cannot start (a directory cannot be served, no thread can be
+/// started); a failure midway ends the crawl with `failure` set.
 crawl_result run_crawl(const crawl_options& options);
 
 }  // namespace corocrawl

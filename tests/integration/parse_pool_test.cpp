@@ -1,0 +1,68 @@
+// The parse threads when the system refuses threads (a container's thread limit, ulimit -v):
+// fewer threads, or a clear error, never a hang. Each case runs in a child process (a death
+// test), whose address space is limited so that only a few threads' stacks fit.
+#include "parse_pool.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <boost/asio/post.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <future>
+#include <string>
+#include <system_error>
+
+namespace corocrawl {
+namespace {
+
+// The address space this process maps now, in bytes.
+rlim_t mapped_now() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.starts_with("VmSize:")) return std::stoull(line.substr(7)) * 1024;
+  }
+  return 0;
+}
+
+// Lets this process map only `more` bytes more than it does now.
+void allow_only(rlim_t more) {
+  const rlimit limit{mapped_now() + more, RLIM_INFINITY};
+  if (setrlimit(RLIMIT_AS, &limit) != 0) std::_Exit(2);
+}
+
+class ParsePoolDeathTest : public ::testing::Test {
+ protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+TEST_F(ParsePoolDeathTest, RefusedThreadsMakeThePoolSmallerAndItStillWorks) {
+  EXPECT_EXIT(
+      {
+        allow_only(96 << 20);  // a few threads' stacks, not 1,000
+        parse_pool pool(1000);
+        if (pool.size() == 0 || pool.size() >= 1000) std::_Exit(3);
+        std::promise<int> done;
+        boost::asio::post(pool.executor(), [&] { done.set_value(42); });
+        std::_Exit(done.get_future().get() == 42 ? 0 : 4);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST_F(ParsePoolDeathTest, NoThreadAtAllIsAClearError) {
+  EXPECT_EXIT(
+      {
+        allow_only(64 << 10);  // not even one thread's stack
+        try {
+          parse_pool pool(4);
+        } catch (const std::system_error& e) {
+          std::fprintf(stderr, "%s\n", e.what());
+          std::_Exit(0);
+        }
+        std::_Exit(5);
+      },
+      ::testing::ExitedWithCode(0), "cannot start a thread to parse pages");
+}
+
+}  // namespace
+}  // namespace corocrawl

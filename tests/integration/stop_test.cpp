@@ -1,0 +1,185 @@
+// Stopping at any moment: --max-time, SIGINT and SIGTERM end a crawl of pages that take a real
+// parse within a second, at whatever point they come, and always leave a complete summary
+// that says what was checked and what was not. So does a crawl the environment fails midway.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "process.hpp"
+#include "temp_dir.hpp"
+#include "test_server.hpp"
+
+namespace corocrawl {
+namespace {
+
+namespace json = boost::json;
+using namespace std::chrono_literals;
+using clock_type = std::chrono::steady_clock;
+
+constexpr int kPages = 40;
+
+// A site whose pages take a real parse: every page is read as a whole tree (a <noscript>
+// keeps the link-tag reading away), holds 4,000 links, and page 0 is a 6 MB one that takes
+// gumbo a good while.
+void write_site(const testing::temp_dir& site) {
+  for (int page = 0; page < kPages; ++page) {
+    std::ostringstream html;
+    html << "<!DOCTYPE html><title>p" << page << "</title><noscript>x</noscript><table>";
+    const int rows = page == 0 ? 60'000 : 4'000;
+    for (int row = 0; row < rows; ++row) {
+      html << "<tr><td><a href=\"p" << (row * 7 + page) % kPages << ".html#r" << row << "\">row "
+           << row << "</a><td><b><i>text</i></b>";
+    }
+    html << "</table><a href=\"missing" << page << ".html\">gone</a>";
+    site.write("p" + std::to_string(page) + ".html", html.str());
+  }
+  site.write("index.html", "<a href=p0.html>start</a><a href=p1.html>next</a>");
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The summary is one complete document whose parts agree with each other.
+void expect_complete_summary(const std::string& text, const std::string& how) {
+  SCOPED_TRACE(how);
+  ASSERT_FALSE(text.empty());
+  json::value doc;
+  ASSERT_NO_THROW(doc = json::parse(text)) << text.substr(0, 200);
+  const auto& summary = doc.as_object();
+  EXPECT_EQ(summary.at("schema"), "corocrawl-summary/1");
+  const auto& stats = summary.at("stats").as_object();
+  const auto& checked = summary.at("urls").as_array();
+  const auto& unchecked = summary.at("unchecked").as_array();
+  EXPECT_EQ(stats.at("urls").as_int64(), static_cast<std::int64_t>(checked.size()));
+  EXPECT_EQ(stats.at("unchecked").as_int64(), static_cast<std::int64_t>(unchecked.size()));
+  std::set<std::string> seen;
+  for (const auto& record : checked)
+    EXPECT_TRUE(seen.insert(json::value_to<std::string>(record.at("url"))).second);
+  for (const auto& left : unchecked) {
+    EXPECT_TRUE(seen.insert(json::value_to<std::string>(left.at("url"))).second)
+        << "checked and unchecked: " << left.at("url");
+  }
+  EXPECT_FALSE(seen.empty());  // the root is always one or the other
+  const bool stopped = summary.at("interrupted").as_bool() || summary.at("timed_out").as_bool();
+  if (stopped) {
+    EXPECT_FALSE(summary.at("passed").as_bool());
+  }
+}
+
+class StopTest : public ::testing::Test {
+ protected:
+  void SetUp() override { write_site(site_); }
+
+  std::vector<std::string> command(std::vector<std::string> extra) const {
+    std::vector<std::string> args = {
+        COROCRAWL_BINARY, "--json", summary_.string(), "--report", "none",
+        "--threads",      "2",      site_.path()};
+    args.insert(args.end() - 1, extra.begin(), extra.end());
+    return args;
+  }
+
+  testing::temp_dir site_;
+  testing::temp_dir out_;
+  std::filesystem::path summary_ = out_.path() / "summary.json";
+};
+
+TEST_F(StopTest, ASignalAtAnyMomentEndsTheCrawlWithinASecondWithACompleteSummary) {
+  int stopped_midway = 0;
+  for (int i = 0; i < 10; ++i) {
+    const auto after = std::chrono::milliseconds(40 + i * 130);
+    const int signal = i % 2 == 0 ? SIGINT : SIGTERM;
+    std::filesystem::remove(summary_);
+    testing::child_process crawl(command({}));
+    std::this_thread::sleep_for(after);
+    crawl.send_signal(signal);
+    const auto signalled = clock_type::now();
+    const auto run = crawl.wait(30s);
+    const auto took = clock_type::now() - signalled;
+    const std::string how =
+        "signal " + std::to_string(signal) + " after " + std::to_string(after.count()) + " ms";
+    ASSERT_FALSE(run.timed_out) << how;
+    EXPECT_LT(took, 1s) << how;
+    EXPECT_TRUE(run.exit_code == 130 || run.exit_code == 1) << how << ": " << run.exit_code << "\n"
+                                                            << run.err;
+    if (run.exit_code == 130) ++stopped_midway;
+    expect_complete_summary(read_file(summary_), how);
+  }
+  EXPECT_GE(stopped_midway, 5);  // the crawl takes longer than most of the moments tried
+}
+
+TEST_F(StopTest, MaxTimeAtAnyMomentEndsTheCrawlWithACompleteSummary) {
+  int stopped_midway = 0;
+  for (int i = 0; i < 8; ++i) {
+    const double limit = 0.05 + i * 0.15;
+    std::filesystem::remove(summary_);
+    const auto started = clock_type::now();
+    const auto run = testing::run_process(command({"--max-time", std::to_string(limit)}), {}, 30s);
+    const auto took = std::chrono::duration<double>(clock_type::now() - started).count();
+    const std::string how = "--max-time " + std::to_string(limit);
+    ASSERT_FALSE(run.timed_out) << how;
+    EXPECT_EQ(run.exit_code, 1) << how << "\n" << run.err;  // broken links, or the time ran out
+    EXPECT_LT(took, limit + 1.0) << how;
+    const auto text = read_file(summary_);
+    expect_complete_summary(text, how);
+    if (json::parse(text).at("timed_out").as_bool()) ++stopped_midway;
+  }
+  EXPECT_GE(stopped_midway, 5);
+}
+
+// Fewer descriptors than a crawl needs: at every limit the crawler refuses to start with one
+// line (exit 3), or crawls, or fails midway; it never crashes, and when it crawled at all its
+// summary is complete. Some limit leaves no descriptor for a connection: the crawl fails
+// midway, says why, and still writes what it knows.
+TEST(DescriptorLimitTest, TooFewDescriptorsNeverCrashOrLoseTheSummary) {
+  testing::test_server server;
+  server.add_page("/", {"/a", "/b"});
+  server.add_page("/a");
+  server.add_page("/b");
+  testing::temp_dir out;
+  const auto summary = out.path() / "summary.json";
+  bool failed_midway = false;
+  for (int limit = 4; limit <= 24; ++limit) {
+    std::filesystem::remove(summary);
+    const std::string crawl = std::string(COROCRAWL_BINARY) +
+                              " --timeout 0.5 --report none --json " + summary.string() + " " +
+                              server.url("/");
+    const auto run = testing::run_process(
+        {"/bin/sh", "-c", "ulimit -n " + std::to_string(limit) + " && exec " + crawl}, {}, 30s);
+    const std::string how = "ulimit -n " + std::to_string(limit);
+    ASSERT_FALSE(run.timed_out) << how;
+    ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 3) << how << ": " << run.exit_code << "\n"
+                                                          << run.err;
+    if (!std::filesystem::exists(summary)) {
+      EXPECT_EQ(run.exit_code, 3) << how;
+      EXPECT_NE(run.err.find("corocrawl: error: "), std::string::npos) << how;
+      continue;
+    }
+    const auto text = read_file(summary);
+    expect_complete_summary(text, how);
+    const auto doc = json::parse(text);
+    if (run.exit_code == 3) {
+      EXPECT_NE(run.err.find("the crawl could not go on: no file descriptor"), std::string::npos)
+          << how << "\n"
+          << run.err;
+      EXPECT_FALSE(doc.at("failure").is_null()) << how;
+      EXPECT_FALSE(doc.at("passed").as_bool()) << how;
+      failed_midway = true;
+    } else {
+      EXPECT_TRUE(doc.at("passed").as_bool()) << how;
+    }
+  }
+  EXPECT_TRUE(failed_midway);
+}
+
+}  // namespace
+}  // namespace corocrawl
