@@ -148,7 +148,7 @@ TEST(DescriptorLimitTest, TooFewDescriptorsNeverCrashOrLoseTheSummary) {
   testing::temp_dir out;
   const auto summary = out.path() / "summary.json";
   bool failed_midway = false;
-  for (int limit = 4; limit <= 24; ++limit) {
+  for (int limit = 4; limit <= 32; ++limit) {
     std::filesystem::remove(summary);
     const std::string crawl = std::string(COROCRAWL_BINARY) +
                               " --timeout 0.5 --report none --json " + summary.string() + " " +
@@ -157,6 +157,9 @@ TEST(DescriptorLimitTest, TooFewDescriptorsNeverCrashOrLoseTheSummary) {
         {"/bin/sh", "-c", "ulimit -n " + std::to_string(limit) + " && exec " + crawl}, {}, 30s);
     const std::string how = "ulimit -n " + std::to_string(limit);
     ASSERT_FALSE(run.timed_out) << how;
+    // With descriptors inherited from the test runner, the lowest limits leave none for the
+    // dynamic loader, before corocrawl runs at all.
+    if (run.err.find("error while loading shared libraries") != std::string::npos) continue;
     ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 3) << how << ": " << run.exit_code << "\n"
                                                           << run.err;
     if (!std::filesystem::exists(summary)) {
