@@ -59,8 +59,9 @@ Exit status:
   1    at least one broken URL, --max-time ran out, or --max-urls left URLs
        unchecked
   2    usage or configuration error
-  3    the crawl could not run (e.g. a local directory could not be served), or
-       a report or summary could not be written
+  3    the crawl could not run (e.g. a local directory could not be served) or
+       go on (out of file descriptors), or a report or summary could not be
+       written
   130  interrupted (Ctrl-C or SIGTERM)
 )";
 
