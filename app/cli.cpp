@@ -60,8 +60,8 @@ Exit status:
        unchecked
   2    usage or configuration error
   3    the crawl could not run (e.g. a local directory could not be served) or
-       go on (out of file descriptors), or a report or summary could not be
-       written
+       go on (out of file descriptors), or
+       a report or summary could not be written
   130  interrupted (Ctrl-C or SIGTERM)
 )";
 
