@@ -79,6 +79,7 @@ std::string_view failure_kind(const error_code& ec) {
 }
 
 bool is_retryable(const error_code& ec) {
+  if (ec == asio::error::host_not_found_try_again) return true;  // EAI_AGAIN: the resolver's
   const auto kind = failure_kind(ec);
   return kind == "refused" || kind == "reset" || kind == "closed" || kind == "truncated" ||
          kind == "timeout" || kind == "network";
@@ -91,6 +92,7 @@ std::string describe(const error_code& ec) {
   if (kind == "closed") return "connection closed without a response";
   if (kind == "truncated") return "truncated response";
   if (kind == "timeout") return "timed out";
+  if (ec == asio::error::host_not_found_try_again) return "host lookup failed for now";
   if (kind == "dns") return "host not found";
   if (kind == "body_too_large") return "body too large";
   if (kind == "protocol") return "bad HTTP response: " + ec.message();

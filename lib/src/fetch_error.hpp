@@ -28,7 +28,8 @@ boost::system::error_code make_error_code(fetch_errc e) noexcept;
 std::string_view failure_kind(const boost::system::error_code& ec);
 
 /// True for failures worth another try: the network misbehaved (refused, reset, closed,
-/// truncated, timed out). HTTP statuses are never failures, so never retried here.
+/// truncated, timed out) or the resolver could not answer for now (EAI_AGAIN). HTTP statuses
+/// are never failures, so never retried here.
 bool is_retryable(const boost::system::error_code& ec);
 
 /// The failure in a few words for a record: "connection reset", "bad HTTP response: ...".

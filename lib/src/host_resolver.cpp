@@ -64,8 +64,10 @@ asio::awaitable<error_code> host_resolver::resolve(const std::string& host, std:
       for (const auto& entry : results)
         lookup->addresses.push_back(entry.endpoint());
       if (!ec && lookup->addresses.empty()) lookup->ec = asio::error::host_not_found;
-      // Out of descriptors is the process's trouble, not the host's: ask again later.
-      if (is_out_of_descriptors(lookup->ec)) resolutions_.erase(key);
+      // Out of descriptors is the process's trouble, and EAI_AGAIN the resolver's, not the
+      // host's: ask again later.
+      if (is_out_of_descriptors(lookup->ec) || lookup->ec == asio::error::host_not_found_try_again)
+        resolutions_.erase(key);
     } else {
       lookup->ec = asio::error::timed_out;
       resolutions_.erase(key);  // a slow lookup is worth another go later

@@ -8,6 +8,7 @@
 #include "compression.hpp"
 #include "corocrawl/crawl.hpp"
 #include "crawl_helpers.hpp"
+#include "fetch_error.hpp"
 #include "temp_dir.hpp"
 #include "test_ca.hpp"
 #include "test_server.hpp"
@@ -184,6 +185,15 @@ TEST(HttpRobustness, MaxTimeEndsTheCrawl) {
   EXPECT_FALSE(passed(result));
   EXPECT_EQ(record(result, server.url("/")).status, 200u);
   EXPECT_LT(result.elapsed, 30s);
+}
+
+TEST(HttpRobustness, ATemporaryLookupFailureIsRetriedAPermanentOneIsNot) {
+  // EAI_AGAIN says the resolver could not answer now; EAI_NONAME that the name does not exist.
+  EXPECT_TRUE(is_retryable(boost::asio::error::host_not_found_try_again));
+  EXPECT_EQ(failure_kind(boost::asio::error::host_not_found_try_again), "dns");
+  EXPECT_EQ(describe(boost::asio::error::host_not_found_try_again), "host lookup failed for now");
+  EXPECT_FALSE(is_retryable(boost::asio::error::host_not_found));
+  EXPECT_EQ(describe(boost::asio::error::host_not_found), "host not found");
 }
 
 }  // namespace
