@@ -9,14 +9,17 @@
  * crawl, write the outputs.
  */
 #include <malloc.h>
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <ctime>
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -25,6 +28,7 @@
 #include "corocrawl/errors.hpp"
 #include "corocrawl/output_file.hpp"
 #include "corocrawl/report.hpp"
+#include "corocrawl/utf8.hpp"
 
 namespace {
 
@@ -34,9 +38,25 @@ constexpr int exit_usage = 2;
 constexpr int exit_internal = 3;  // the crawl could not run, or an output was not written
 constexpr int exit_interrupted = 130;
 
+// A log message as a terminal may show it: messages quote servers (a Location header, a
+// proxy's answer), whose control characters must not reach the terminal.
+class printable_message final : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& msg, const std::tm&,
+              spdlog::memory_buf_t& dest) override {
+    const auto text = corocrawl::to_terminal_text({msg.payload.data(), msg.payload.size()});
+    dest.append(text.data(), text.data() + text.size());
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override {
+    return std::make_unique<printable_message>();
+  }
+};
+
 void set_up_logging(corocrawl::verbosity verbosity) {
   auto logger = spdlog::stderr_color_mt("corocrawl");
-  logger->set_pattern("corocrawl: %^%l%$: %v");
+  auto formatter = std::make_unique<spdlog::pattern_formatter>();
+  formatter->add_flag<printable_message>('*').set_pattern("corocrawl: %^%l%$: %*");
+  logger->set_formatter(std::move(formatter));
   switch (verbosity) {
     case corocrawl::verbosity::quiet:
       logger->set_level(spdlog::level::err);

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "corocrawl/report.hpp"
-#include "utf8.hpp"
+#include "corocrawl/utf8.hpp"
 
 namespace corocrawl {
 

@@ -1,7 +1,7 @@
 // Neither Boost.JSON (it serialises bytes as they are), Boost.Locale's utf_traits (it swallows
 // the byte that breaks a sequence, so "\xC3A" would lose the "A") nor the standard library
 // replaces ill-formed UTF-8 the standard way, hence this small decoder.
-#include "utf8.hpp"
+#include "corocrawl/utf8.hpp"
 
 #include <cstddef>
 

@@ -219,5 +219,26 @@ TEST(HostileServerSequences, ConnectionClosedAsTheRequestArrivesIsReplacedWithou
   EXPECT_EQ(server.requests().size(), 5u);  // "/a" and "/b" each sent twice
 }
 
+// What a server says reaches the terminal only as text. Header values cannot hold C0 controls
+// (the parser refuses them), but they can hold UTF-8: a C1 control (U+009B, CSI, which
+// terminals act on like ESC [) and a right-to-left override, here in a Location header that
+// cannot be followed, are neither in the log on stderr nor in the report on stdout.
+TEST(HostileServerSequences, ControlSequencesFromAServerNeverReachTheTerminal) {
+  hostile_server server;
+  const std::string csi = "\xc2\x9b";
+  const std::string override = "\xe2\x80\xae";
+  server.add("/", script{step::write(page({"/case"}))});
+  server.add("/case", script{step::write(response(
+                          "302 Found", {"Location: http://[" + csi + "2J" + override}, ""))});
+  const auto run = testing::run_process({COROCRAWL_BINARY, "-v", server.url("/")}, {}, 30s);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("bad Location header"), std::string::npos) << run.err;
+  EXPECT_NE(run.out.find("bad Location header"), std::string::npos) << run.out;
+  for (const auto* output : {&run.out, &run.err}) {
+    EXPECT_EQ(output->find(csi), std::string::npos) << *output;
+    EXPECT_EQ(output->find(override), std::string::npos) << *output;
+  }
+}
+
 }  // namespace
 }  // namespace corocrawl

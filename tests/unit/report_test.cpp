@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "utf8.hpp"
+#include "corocrawl/utf8.hpp"
 
 namespace corocrawl {
 namespace {

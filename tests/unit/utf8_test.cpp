@@ -1,5 +1,5 @@
 // Making bytes from servers valid UTF-8, and safe for a terminal.
-#include "utf8.hpp"
+#include "corocrawl/utf8.hpp"
 
 #include <gtest/gtest.h>
 
