@@ -58,15 +58,19 @@ std::vector<std::string> crawl_store::referrers(url_id id) const {
   return pages;
 }
 
-std::optional<std::string_view> crawl_store::first_referrer(url_id id) const {
+std::optional<std::string> crawl_store::first_referrer(url_id id) const {
   if (entries_[id].referrer == kNone) return std::nullopt;
-  return urls_[entries_[id].referrer];
+  return std::string(urls_[entries_[id].referrer]);
 }
 
-std::optional<std::string_view> crawl_store::redirect_target(url_id id) const {
-  const auto& e = entries_[id];
-  if (!e.finished || e.next_url == kNone) return std::nullopt;
-  return labels_[e.next_url];
+bool crawl_store::redirects_reach(url_id start, url_id goal, int max_hops) const {
+  std::optional<url_id> at = start;
+  for (int hop = 0; at && hop <= max_hops; ++hop) {
+    if (*at == goal) return true;
+    const auto& e = entries_[*at];
+    at = e.finished && e.next_url != kNone ? find(labels_[e.next_url]) : std::nullopt;
+  }
+  return false;
 }
 
 void crawl_store::sort_by_url() {
@@ -106,24 +110,29 @@ std::vector<crawl_store::url_id> crawl_store::keeping_referrers() const {
   return kept;
 }
 
-std::vector<crawl_store::url_id> crawl_store::unchecked() const {
+std::vector<unchecked_url> crawl_store::unchecked() const {
   std::vector<url_id> ids;
   for (url_id id = 0; id < entries_.size(); ++id) {
     if (!entries_[id].finished && !is_skipped(entries_[id])) ids.push_back(id);
   }
-  return sorted_by_url(std::move(ids));
+  std::vector<unchecked_url> unchecked;
+  for (const url_id id : sorted_by_url(std::move(ids)))
+    unchecked.push_back({.url = std::string(urls_[id]), .referrer = first_referrer(id)});
+  return unchecked;
 }
 
-std::vector<crawl_store::url_id> crawl_store::skipped() const {
+std::vector<skipped_url> crawl_store::skipped() const {
   std::vector<url_id> ids;
   for (url_id id = 0; id < entries_.size(); ++id) {
     if (is_skipped(entries_[id])) ids.push_back(id);
   }
-  return sorted_by_url(std::move(ids));
-}
-
-std::string_view crawl_store::skip_reason(url_id id) const {
-  return labels_[entries_[id].error];
+  std::vector<skipped_url> skipped;
+  for (const url_id id : sorted_by_url(std::move(ids))) {
+    skipped.push_back({.url = std::string(urls_[id]),
+                       .reason = labels_[entries_[id].error],
+                       .referrer = first_referrer(id)});
+  }
+  return skipped;
 }
 
 std::vector<crawl_store::url_id> crawl_store::sorted_by_url(std::vector<url_id> ids) const {

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "corocrawl/crawl.hpp"
 #include "corocrawl/record.hpp"
 #include "referrer_lists.hpp"
 #include "url_table.hpp"
@@ -52,11 +53,9 @@ class crawl_store final : public record_source {
 
   /// The distinct pages linking to `id`, sorted.
   std::vector<std::string> referrers(url_id id) const;
-  /// The first page that linked to `id`; none for a root.
-  std::optional<std::string_view> first_referrer(url_id id) const;
-
-  /// Where finished URL `id` redirects to; none when it is no redirect.
-  std::optional<std::string_view> redirect_target(url_id id) const;
+  /// True when the redirects recorded from `start` on reach `goal` (`start` itself counts)
+  /// within `max_hops`: a redirect from `goal` to `start` closes a loop.
+  bool redirects_reach(url_id start, url_id goal, int max_hops) const;
 
   /// Orders the records by URL; call once every record is in, before reading them.
   void sort_by_url();
@@ -68,10 +67,9 @@ class crawl_store final : public record_source {
   std::vector<url_id> keeping_referrers() const;
 
   /// The URLs neither finished nor skipped (after a stop, or beyond max_urls), by URL.
-  std::vector<url_id> unchecked() const;
-  /// The skipped URLs, by URL, and why each was skipped.
-  std::vector<url_id> skipped() const;
-  std::string_view skip_reason(url_id id) const;
+  std::vector<unchecked_url> unchecked() const;
+  /// The skipped URLs, by URL, with why each was skipped.
+  std::vector<skipped_url> skipped() const;
 
   /// The records of the finished URLs, by URL (after sort_by_url()).
   std::size_t size() const override { return order_.size(); }
@@ -108,6 +106,7 @@ class crawl_store final : public record_source {
   std::uint32_t kind_of(const fetch_record& record);
   bool is_skipped(const entry& e) const { return !e.finished && e.error != kNone; }
   std::vector<url_id> sorted_by_url(std::vector<url_id> ids) const;
+  std::optional<std::string> first_referrer(url_id id) const;
 
   url_table urls_;
   std::deque<entry> entries_;  // by url_id

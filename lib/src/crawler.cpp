@@ -63,11 +63,6 @@ std::string what(const std::exception_ptr& error) {
   }
 }
 
-std::optional<std::string> optional_string(std::optional<std::string_view> text) {
-  if (!text) return std::nullopt;
-  return std::string(*text);
-}
-
 // A plain function, not a lambda: GCC 12 frees a coroutine lambda's captures twice.
 asio::awaitable<page_links> links_of(std::string body, std::string page_url, parse_limits limits) {
   co_return extract_links_taking(std::move(body), page_url, limits);
@@ -251,7 +246,7 @@ void crawler::follow_redirect(const work_item& item, const http_response& respon
   if (const auto seen = store_->find(*next)) {  // chains that meet are fetched once
     store_->note_link(item.url, *seen);
     store_->note_depth(*seen, store_->depth(item.url));
-    if (leads_back(*seen, item.url)) {
+    if (store_->redirects_reach(*seen, item.url, options_.max_redirect + 1)) {
       record.error = "redirect loop";
       spdlog::warn("{}: redirect loop back through {}", record.url, *next);
     }
@@ -367,18 +362,6 @@ void crawler::enqueue(work_item item, clock::time_point when) {
   dispatch();
 }
 
-// True when the redirects recorded from `target` on lead to `from`: a redirect from `from` to
-// `target` would close a loop.
-bool crawler::leads_back(url_id target, url_id from) const {
-  std::optional<url_id> at = target;
-  for (int hop = 0; at && hop <= options_.max_redirect + 1; ++hop) {
-    if (*at == from) return true;
-    const auto next = store_->redirect_target(*at);
-    at = next ? store_->find(*next) : std::nullopt;
-  }
-  return false;
-}
-
 void crawler::finish(url_id id, fetch_record record) {
   // Broken and rate-limited URLs keep the pages that link to them, for the report.
   store_->finish(id, record, is_broken(record) || is_rate_limited(record));
@@ -409,13 +392,8 @@ crawl_result crawler::result() {
                       .requests = client_.requests(),
                       .connections = client_.connections()};
   store_->sort_by_url();
-  for (const auto id : store_->unchecked())
-    result.unchecked.push_back({.url = std::string(store_->url(id)),
-                                .referrer = optional_string(store_->first_referrer(id))});
-  for (const auto id : store_->skipped())
-    result.skipped.push_back({.url = std::string(store_->url(id)),
-                              .reason = std::string(store_->skip_reason(id)),
-                              .referrer = optional_string(store_->first_referrer(id))});
+  result.unchecked = store_->unchecked();
+  result.skipped = store_->skipped();
   result.frontier_peak = frontier_peak_;
   for (const auto id : store_->keeping_referrers()) {  // sorted by URL
     const auto record = store_->record(id);

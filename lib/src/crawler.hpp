@@ -78,7 +78,6 @@ class crawler {
                                          fetch_record& record);
   void add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer, int depth);
   void enqueue(work_item item, clock::time_point when);
-  bool leads_back(url_id target, url_id from) const;
   void dispatch();
   void arm_wake_up();
   void finish(url_id id, fetch_record record);

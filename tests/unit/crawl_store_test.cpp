@@ -189,5 +189,59 @@ TEST(RecordList, ReadsLikeAVectorOfRecords) {
   EXPECT_EQ(copy[0].url, records[0].url);
 }
 
+TEST(CrawlStore, ADepthIsTheShortestPathNoted) {
+  crawl_store store;
+  const auto root = store.add_url("http://a.test/", std::nullopt, 0);
+  const auto deep = store.add_url("http://a.test/deep", root, 5);
+  EXPECT_EQ(store.depth(deep), 5);
+  store.note_depth(deep, 2);
+  EXPECT_EQ(store.depth(deep), 2);
+  store.note_depth(deep, 4);  // a longer path changes nothing
+  EXPECT_EQ(store.depth(deep), 2);
+  const auto far = store.add_url("http://a.test/far", root, 1'000'000);
+  EXPECT_EQ(store.depth(far), 0xffff);  // deeper paths count as this deep
+}
+
+TEST(CrawlStore, UrlsNeitherFinishedNorSkippedAreUnchecked) {
+  crawl_store store;
+  const auto root = store.add_url("http://a.test/", std::nullopt);
+  const auto b = store.add_url("http://a.test/b", root);
+  const auto trap = store.add_url("http://a.test/a/a/a/a/", b);
+  store.add_url("http://a.test/c", b);
+  store.add_url("http://a.test/a", root);
+  store.finish(b, {.status = 200}, false);
+  store.skip(trap, "trap: why");
+  const auto unchecked = store.unchecked();
+  ASSERT_EQ(unchecked.size(), 3u);  // sorted by URL
+  EXPECT_EQ(unchecked[0].url, "http://a.test/");
+  EXPECT_EQ(unchecked[0].referrer, std::nullopt);
+  EXPECT_EQ(unchecked[1].url, "http://a.test/a");
+  EXPECT_EQ(unchecked[1].referrer, "http://a.test/");
+  EXPECT_EQ(unchecked[2].url, "http://a.test/c");
+  EXPECT_EQ(unchecked[2].referrer, "http://a.test/b");
+  const auto skipped = store.skipped();
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].url, "http://a.test/a/a/a/a/");
+  EXPECT_EQ(skipped[0].reason, "trap: why");
+  EXPECT_EQ(skipped[0].referrer, "http://a.test/b");
+  store.sort_by_url();
+  EXPECT_EQ(store.size(), 1u);  // only finished URLs have records
+}
+
+TEST(CrawlStore, RedirectsReachAUrlAlongTheirRecordedChain) {
+  crawl_store store;
+  const auto a = store.add_url("http://a.test/a", std::nullopt);
+  const auto b = store.add_url("http://a.test/b", a);
+  const auto c = store.add_url("http://a.test/c", b);
+  const auto d = store.add_url("http://a.test/d", std::nullopt);
+  store.finish(a, {.status = 301, .next_url = "http://a.test/b"}, false);
+  store.finish(b, {.status = 302, .next_url = "http://a.test/c"}, false);
+  EXPECT_TRUE(store.redirects_reach(a, a, 10));  // a redirect to itself
+  EXPECT_TRUE(store.redirects_reach(a, c, 10));  // c -> a would close a -> b -> c -> a
+  EXPECT_FALSE(store.redirects_reach(a, c, 1));  // not within one hop
+  EXPECT_FALSE(store.redirects_reach(a, d, 10));
+  EXPECT_FALSE(store.redirects_reach(c, a, 10));  // c is not finished: no chain from it
+}
+
 }  // namespace
 }  // namespace corocrawl
