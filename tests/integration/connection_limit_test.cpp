@@ -117,6 +117,7 @@ TEST(ConnectionLimit, BinaryUnderASmallDescriptorLimitReportsEveryUrlHealthy) {
 }
 
 TEST(ConnectionLimit, RunningOutOfDescriptorsIsBackPressureNotABrokenLink) {
+  if (testing::sanitized_build) GTEST_SKIP() << "the sanitizers' runtimes need descriptors too";
   // Descriptors the cap does not know of (inherited ones, here) leave fewer than it allows.
   test_server server;
   const many_origins site{server, 150};
