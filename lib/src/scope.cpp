@@ -2,12 +2,18 @@
 
 #include "corocrawl/scope.hpp"
 
+#include <spdlog/spdlog.h>
+
+#include <atomic>
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
+#include <functional>
+#include <mutex>
 #include <optional>
+#include <string>
+#include <utility>
 
 #include "ascii.hpp"
-#include "corocrawl/errors.hpp"
 
 namespace corocrawl {
 namespace {
@@ -50,10 +56,60 @@ bool is_http(urls::url_view u) {
   return scheme == "http" || scheme == "https";
 }
 
+// Lets the sets of URLs below be searched with a string_view.
+struct url_hash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view url) const noexcept {
+    return std::hash<std::string_view>{}(url);
+  }
+};
+
 }  // namespace
 
-scope::scope(std::span<const std::string> root_urls, bool strict, std::vector<std::regex> exclude)
-    : strict_(strict), exclude_(std::move(exclude)) {
+// The URLs each exclude pattern gave up on, so that a URL linked from every page costs one
+// search that gives up, not one per page.
+struct scope::give_up_record {
+  static constexpr std::size_t max_bytes = 4 * 1024 * 1024;
+
+  explicit give_up_record(std::size_t patterns) : gave_up_on(patterns), warned(patterns) {}
+
+  // Whether `pattern` gave up on `url` before.
+  bool known(std::size_t pattern, std::string_view url) const {
+    if (!any.load(std::memory_order_acquire)) return false;  // the usual case: no lock
+    const std::lock_guard lock(mutex);
+    return gave_up_on[pattern].contains(url);
+  }
+
+  void note(std::size_t pattern, const url_pattern& exclude, std::string_view url) {
+    const std::lock_guard lock(mutex);
+    ++count;
+    if (bytes + url.size() <= max_bytes && gave_up_on[pattern].emplace(url).second) {
+      bytes += url.size();
+      any.store(true, std::memory_order_release);
+    }
+    const bool first = !warned[pattern];
+    warned[pattern] = true;
+    spdlog::log(first ? spdlog::level::warn : spdlog::level::debug,
+                "exclude pattern \"{}\" gave up on {}: the search took too many steps, so the URL "
+                "is not excluded{}",
+                shortened_for_message(exclude.text()), shortened_for_message(url, 200),
+                first ? " (nested repetitions such as \"(a*)*\" cause this; later URLs this "
+                        "pattern gives up on are logged at debug level)"
+                      : "");
+  }
+
+  mutable std::mutex mutex;
+  std::atomic<bool> any{false};
+  std::vector<std::unordered_set<std::string, url_hash, std::equal_to<>>> gave_up_on;
+  std::vector<bool> warned;  // per pattern: its first give-up was logged
+  std::size_t bytes = 0;
+  std::size_t count = 0;
+};
+
+scope::scope(std::span<const std::string> root_urls, bool strict, std::vector<url_pattern> exclude)
+    : strict_(strict),
+      exclude_(std::move(exclude)),
+      give_ups_(std::make_unique<give_up_record>(exclude_.size())) {
   for (const std::string& root : root_urls) {
     const auto parsed = urls::parse_uri(root);
     if (!parsed) continue;
@@ -63,6 +119,10 @@ scope::scope(std::span<const std::string> root_urls, bool strict, std::vector<st
     root_hosts_.insert(strict_ || is_ip_literal(h) ? h : last_two_labels(h));
   }
 }
+
+scope::~scope() = default;
+scope::scope(scope&&) noexcept = default;
+scope& scope::operator=(scope&&) noexcept = default;
 
 bool scope::host_allowed(std::string_view host) const {
   const std::string h = comparable_host(host);
@@ -88,26 +148,24 @@ bool scope::allows(std::string_view url) const {
 }
 
 bool scope::excluded(std::string_view url) const {
-  for (const std::regex& pattern : exclude_) {
-    if (std::regex_search(url.begin(), url.end(), pattern)) return true;
+  for (std::size_t i = 0; i < exclude_.size(); ++i) {
+    if (give_ups_->known(i, url)) continue;
+    switch (exclude_[i].search(url)) {
+      case search_outcome::match:
+        return true;
+      case search_outcome::no_match:
+        break;
+      case search_outcome::gave_up:
+        give_ups_->note(i, exclude_[i], url);
+        break;
+    }
   }
   return false;
 }
 
-std::vector<std::regex> compile_patterns(std::span<const std::string> patterns,
-                                         std::string_view option) {
-  std::vector<std::regex> compiled;
-  compiled.reserve(patterns.size());
-  for (const std::string& pattern : patterns) {
-    try {
-      compiled.emplace_back(pattern, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      throw config_error(std::string(option) + ": invalid regular expression \"" +
-                         ascii::escape_controls(pattern) +
-                         "\": " + ascii::escape_controls(e.what()));
-    }
-  }
-  return compiled;
+std::size_t scope::give_ups() const {
+  const std::lock_guard lock(give_ups_->mutex);
+  return give_ups_->count;
 }
 
 }  // namespace corocrawl
