@@ -309,12 +309,16 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
     if (link.size() > max_url_length)
       spdlog::warn("{}: not following a link of {} bytes (the limit is {})", record.url,
                    link.size(), max_url_length);
-    if (!scope_.allows(link)) continue;
-    ++record.num_urls;
+    // A URL seen before passed the scope (or is a root): its patterns are not searched again.
     if (const auto seen = store_->find(link)) {
+      ++record.num_urls;
       store_->note_link(item.url, *seen);
       store_->note_depth(*seen, depth);
-    } else if (!too_deep) {
+      continue;
+    }
+    if (!scope_.allows(link)) continue;
+    ++record.num_urls;
+    if (!too_deep) {
       ++record.num_new_urls;
       add_url(std::move(link), options_.max_redirect, item.url, depth);
     }
