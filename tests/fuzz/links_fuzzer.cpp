@@ -1,0 +1,127 @@
+// Fuzzes link extraction (corocrawl/links.hpp): every reading of a page against the reading
+// of its whole tree. Shrunk must find exactly the links of whole, in the same order; compact
+// (link tags alone where it can) the same set, since link tags come in source order and the
+// tree builder moves misnested elements. Every link is normalised and listed once.
+//
+// Input: the page, on http://example.com/dir/page.html.
+//
+// The whole reading errs where gumbo does, so those places are taken out of every reading:
+// - gumbo 0.10.1 drops a NUL that starts an attribute name, where the HTML standard (and so
+//   browsers, the limiter and the link-tag reader) make it U+FFFD in the name: "<a \0href>"
+//   has no href. A NUL after whitespace, '/' or a quote is given to every reading as U+FFFD.
+//
+// gumbo asserts on some markup the limiter does not know of; links.cpp then ends only that
+// parse (parse_guarded turns the SIGABRT into a jump), and the page gives no links. Such a
+// reading cannot be compared, so __assert_fail is interposed to count the asserts (the
+// executable's definition wins over glibc's for gumbo's calls); it aborts as glibc's does.
+// Set COROCRAWL_FUZZ_ASSERTS to a directory to keep the pages that made gumbo assert.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "corocrawl/links.hpp"
+#include "corocrawl/url.hpp"
+
+namespace {
+
+using corocrawl::markup_reading;
+using links = std::vector<std::string>;
+
+constexpr std::string_view kPage = "http://example.com/dir/page.html";
+
+thread_local unsigned gumbo_asserts = 0;
+
+}  // namespace
+
+extern "C" [[noreturn]] void __assert_fail(const char* assertion, const char* file,
+                                           unsigned int line, const char* function) noexcept {
+  ++gumbo_asserts;
+  if (std::getenv("COROCRAWL_FUZZ_VERBOSE") != nullptr) {
+    std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, assertion);
+  }
+  std::abort();
+}
+
+namespace {
+
+[[noreturn]] void fail(std::string_view what, std::string_view html) {
+  std::fprintf(stderr, "links fuzzer: %.*s\n", static_cast<int>(what.size()), what.data());
+  std::fprintf(stderr, "page: \"%.*s\"\n", static_cast<int>(html.size()), html.data());
+  std::abort();
+}
+
+void keep_asserting_page(std::string_view html) {
+  const char* dir = std::getenv("COROCRAWL_FUZZ_ASSERTS");
+  if (dir == nullptr) return;
+  const std::string path =
+      std::string(dir) + "/assert-" + std::to_string(std::hash<std::string_view>{}(html)) + ".html";
+  std::ofstream(path, std::ios::binary).write(html.data(), static_cast<long>(html.size()));
+}
+
+void check_links(const links& found, std::string_view html) {
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (corocrawl::normalize_url(found[i]) != found[i]) fail("link not normalised", html);
+    if (std::find(found.begin(), found.begin() + static_cast<long>(i), found[i]) !=
+        found.begin() + static_cast<long>(i)) {
+      fail("link listed twice", html);
+    }
+  }
+}
+
+// `html` with the places where gumbo errs (see the top of this file) taken out.
+std::string without_gumbo_errors(std::string_view html) {
+  std::string out;
+  out.reserve(html.size());
+  for (std::size_t i = 0; i < html.size(); ++i) {
+    const bool may_start_attribute_name =
+        i > 0 && std::string_view("\t\n\f\r /\"'").find(html[i - 1]) != std::string_view::npos;
+    if (html[i] == '\0' && may_start_attribute_name) {
+      out += "\xEF\xBF\xBD";  // U+FFFD
+    } else {
+      out += html[i];
+    }
+  }
+  return out;
+}
+
+links sorted(links l) {
+  std::sort(l.begin(), l.end());
+  return l;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string page = without_gumbo_errors({reinterpret_cast<const char*>(data), size});
+  const std::string_view html = page;
+  gumbo_asserts = 0;
+  const links whole = corocrawl::extract_links(html, kPage, markup_reading::whole);
+  const unsigned whole_asserts = gumbo_asserts;
+  const links shrunk = corocrawl::extract_links(html, kPage, markup_reading::shrunk);
+  const unsigned shrunk_asserts = gumbo_asserts - whole_asserts;
+  const corocrawl::page_links compact = corocrawl::extract_links_taking(std::string(html), kPage);
+  const unsigned compact_asserts = gumbo_asserts - whole_asserts - shrunk_asserts;
+
+  if (compact.complete != (compact_asserts == 0)) fail("compact: complete is wrong", html);
+  check_links(whole, html);
+  check_links(shrunk, html);
+  check_links(compact.links, html);
+  if (gumbo_asserts > 0) {
+    keep_asserting_page(html);
+    return 0;  // a reading gumbo gave up on finds no links: nothing to compare
+  }
+  if (shrunk != whole) fail("shrunk and whole reading differ", html);
+  if (sorted(compact.links) != sorted(whole)) fail("compact and whole reading differ", html);
+  if (corocrawl::extract_links(html, kPage) != compact.links) {
+    fail("extract_links and extract_links_taking differ", html);
+  }
+  return 0;
+}
