@@ -104,7 +104,8 @@ class link_tag_reader {
       for (const std::string_view attribute : {tag.kept[kHref], tag.kept[kXlinkHref]}) {
         if (!attribute.empty()) chunk_.append(" ").append(attribute);
       }
-      chunk_ += " /></svg>";
+      // Not " />": after an empty unquoted value ("href=") the '/' would be the value.
+      chunk_ += "></a></svg>";
     }
     if (!tag.self_closing) foreign_.push_back(name);
     return true;

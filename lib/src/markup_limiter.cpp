@@ -156,7 +156,8 @@ class markup_limiter {
         trimmed += ' ';
         trimmed += attribute;
       }
-      trimmed += tag.self_closing ? "/>" : ">";
+      // Not "/>" right after an unquoted value, which would take the '/'.
+      trimmed += tag.self_closing ? " />" : ">";
       replace(lt, tag.end, trimmed);
     }
     // Raw text without a '<' is text however the tokenizer reads it.

@@ -405,6 +405,20 @@ TEST(ExtractLinks, RemovingATagDoesNotMakeTextIntoATag) {
   EXPECT_EQ(extract("<svg><<![CDATA[a href=y>]]>"), links{});
 }
 
+TEST(ExtractLinks, AnUnquotedValueKeepsItsEndWhenTheTagIsRewritten) {
+  // Found by fuzzing: a '/' written right after an unquoted value, or after an empty one,
+  // became the value ("x/", "/") when a tag was trimmed or written as a link tag.
+  for (const auto reading :
+       {markup_reading::compact, markup_reading::shrunk, markup_reading::whole}) {
+    EXPECT_EQ(extract_links("<a href=x class=y />", kPage, reading),
+              links{"http://example.com/dir/x"});
+    EXPECT_EQ(extract_links("<select></select><a href=x id=1 />", kPage, reading),
+              links{"http://example.com/dir/x"});
+    EXPECT_EQ(extract_links("<svg><a href=>", kPage, reading), links{kPage});
+    EXPECT_EQ(extract_links("<svg><a xlink:href= >", kPage, reading), links{kPage});
+  }
+}
+
 TEST(ExtractLinks, FontWithAttributesLeavesSvg) {
   // <font color> ends SVG content, so this <select> is HTML and hides the first link.
   EXPECT_EQ(extract(R"(<svg><font color="red"><select><a href="in"></a></select><a href="out">)"),
@@ -636,7 +650,7 @@ TEST(CompactReading, LinkTagsAloneWhereTheTreeCannotChangeWhichAreLinks) {
   ASSERT_TRUE(tags);
   ASSERT_EQ(tags->chunks.size(), 1U);
   EXPECT_EQ(tags->chunks[0], R"(<link href="style.css"><a href='one'><area href=two>)"
-                             R"(<svg><a xlink:href="three" /></svg>)");
+                             R"(<svg><a xlink:href="three"></a></svg>)");
   EXPECT_EQ(tags->count, 4U);
   EXPECT_EQ(tags->base, "");
 }
