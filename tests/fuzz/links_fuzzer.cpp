@@ -9,6 +9,10 @@
 // - gumbo 0.10.1 drops a NUL that starts an attribute name, where the HTML standard (and so
 //   browsers, the limiter and the link-tag reader) make it U+FFFD in the name: "<a \0href>"
 //   has no href. A NUL after whitespace, '/' or a quote is given to every reading as U+FFFD.
+// - With parse errors off (links.cpp sets max_errors = 0), gumbo 0.10.1 leaves a repeated
+//   attribute's name in its buffer, where it prefixes the next name: "<a x x href=y>" has
+//   an attribute "xhref" and no link. Pages that may repeat an attribute name in a tag are
+//   not compared (the readings that shrink tags drop such attributes, so they differ).
 //
 // gumbo asserts on some markup the limiter does not know of; links.cpp then ends only that
 // parse (parse_guarded turns the SIGABRT into a jump), and the page gives no links. Such a
@@ -92,6 +96,55 @@ std::string without_gumbo_errors(std::string_view html) {
   return out;
 }
 
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+
+// True when a tag of `html` may repeat an attribute name (ASCII case-insensitive). Reads
+// tags as the tokenizer does, but anywhere (also in comments and raw text): it may say true
+// for pages where no tag repeats a name, never false for one where a tag does.
+bool may_repeat_an_attribute(std::string_view html) {
+  const std::size_t n = html.size();
+  for (std::size_t lt = html.find('<'); lt != std::string_view::npos; lt = html.find('<', lt + 1)) {
+    const bool start_tag = lt + 1 < n && ((html[lt + 1] >= 'a' && html[lt + 1] <= 'z') ||
+                                          (html[lt + 1] >= 'A' && html[lt + 1] <= 'Z'));
+    if (!start_tag) continue;
+    std::vector<std::string> names;
+    std::size_t i = lt + 1;
+    while (i < n && !is_space(html[i]) && html[i] != '/' && html[i] != '>')
+      ++i;
+    while (true) {
+      while (i < n && (is_space(html[i]) || html[i] == '/'))
+        ++i;
+      if (i >= n || html[i] == '>') break;
+      const std::size_t name_begin = i++;  // a leading '=' belongs to the name
+      while (i < n && !is_space(html[i]) && html[i] != '/' && html[i] != '>' && html[i] != '=')
+        ++i;
+      std::string name(html.substr(name_begin, i - name_begin));
+      for (char& c : name)
+        c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+      if (std::find(names.begin(), names.end(), name) != names.end()) return true;
+      names.push_back(std::move(name));
+      std::size_t after_name = i;
+      while (after_name < n && is_space(html[after_name]))
+        ++after_name;
+      if (after_name >= n || html[after_name] != '=') continue;
+      i = after_name + 1;
+      while (i < n && is_space(html[i]))
+        ++i;
+      if (i < n && (html[i] == '"' || html[i] == '\'')) {
+        const std::size_t close = html.find(html[i], i + 1);
+        if (close == std::string_view::npos) break;
+        i = close + 1;
+      } else {
+        while (i < n && !is_space(html[i]) && html[i] != '>')
+          ++i;
+      }
+    }
+  }
+  return false;
+}
+
 links sorted(links l) {
   std::sort(l.begin(), l.end());
   return l;
@@ -118,6 +171,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     keep_asserting_page(html);
     return 0;  // a reading gumbo gave up on finds no links: nothing to compare
   }
+  if (may_repeat_an_attribute(html)) return 0;
   if (shrunk != whole) fail("shrunk and whole reading differ", html);
   if (sorted(compact.links) != sorted(whole)) fail("compact and whole reading differ", html);
   if (corocrawl::extract_links(html, kPage) != compact.links) {
