@@ -102,10 +102,9 @@ class link_tag_reader {
     if (name == "a" && svg_ && (!tag.kept[kHref].empty() || !tag.kept[kXlinkHref].empty())) {
       add({"<svg><a"});
       for (const std::string_view attribute : {tag.kept[kHref], tag.kept[kXlinkHref]}) {
-        if (!attribute.empty()) chunk_.append(" ").append(attribute);
+        if (!attribute.empty()) chunk_.append(" ").append(writable_attribute(attribute));
       }
-      // Not " />": after an empty unquoted value ("href=") the '/' would be the value.
-      chunk_ += "></a></svg>";
+      chunk_ += " /></svg>";
     }
     if (!tag.self_closing) foreign_.push_back(name);
     return true;

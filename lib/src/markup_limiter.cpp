@@ -154,7 +154,7 @@ class markup_limiter {
       for (const std::string_view attribute : tag.kept) {
         if (attribute.empty()) continue;
         trimmed += ' ';
-        trimmed += attribute;
+        trimmed += writable_attribute(attribute);
       }
       // Not "/>" right after an unquoted value, which would take the '/'.
       trimmed += tag.self_closing ? " />" : ">";

@@ -406,8 +406,8 @@ TEST(ExtractLinks, RemovingATagDoesNotMakeTextIntoATag) {
 }
 
 TEST(ExtractLinks, AnUnquotedValueKeepsItsEndWhenTheTagIsRewritten) {
-  // Found by fuzzing: a '/' written right after an unquoted value, or after an empty one,
-  // became the value ("x/", "/") when a tag was trimmed or written as a link tag.
+  // Found by fuzzing: a '/' or an attribute written right after an unquoted value, or after
+  // an empty one, became (part of) the value when a tag was trimmed or written as a link tag.
   for (const auto reading :
        {markup_reading::compact, markup_reading::shrunk, markup_reading::whole}) {
     EXPECT_EQ(extract_links("<a href=x class=y />", kPage, reading),
@@ -416,6 +416,9 @@ TEST(ExtractLinks, AnUnquotedValueKeepsItsEndWhenTheTagIsRewritten) {
               links{"http://example.com/dir/x"});
     EXPECT_EQ(extract_links("<svg><a href=>", kPage, reading), links{kPage});
     EXPECT_EQ(extract_links("<svg><a xlink:href= >", kPage, reading), links{kPage});
+    // Written in another order, an empty value took the next attribute as its value.
+    EXPECT_EQ(extract_links("<svg><a xlink:href=\"\" href=>", kPage, reading), links{kPage});
+    EXPECT_EQ(extract_links("<a type=x class=y href=>", kPage, reading), links{kPage});
   }
 }
 
@@ -650,7 +653,7 @@ TEST(CompactReading, LinkTagsAloneWhereTheTreeCannotChangeWhichAreLinks) {
   ASSERT_TRUE(tags);
   ASSERT_EQ(tags->chunks.size(), 1U);
   EXPECT_EQ(tags->chunks[0], R"(<link href="style.css"><a href='one'><area href=two>)"
-                             R"(<svg><a xlink:href="three"></a></svg>)");
+                             R"(<svg><a xlink:href="three" /></svg>)");
   EXPECT_EQ(tags->count, 4U);
   EXPECT_EQ(tags->base, "");
 }
