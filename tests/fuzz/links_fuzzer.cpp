@@ -100,6 +100,21 @@ bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
 }
 
+// An attribute name as a key that is equal for names the tokenizer makes equal: ASCII
+// lower-cased, and each run of other bytes (UTF-8, invalid UTF-8, NUL: all read as code
+// points other than ASCII) one '\x80'. Different names may get the same key.
+std::string name_key(std::string_view name) {
+  std::string key;
+  for (const char c : name) {
+    if (c == '\0' || static_cast<unsigned char>(c) >= 0x80) {
+      if (key.empty() || key.back() != '\x80') key += '\x80';
+    } else {
+      key += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+  }
+  return key;
+}
+
 // True when a tag of `html` may repeat an attribute name (ASCII case-insensitive). Reads
 // tags as the tokenizer does, but anywhere (also in comments and raw text): it may say true
 // for pages where no tag repeats a name, never false for one where a tag does.
@@ -120,9 +135,7 @@ bool may_repeat_an_attribute(std::string_view html) {
       const std::size_t name_begin = i++;  // a leading '=' belongs to the name
       while (i < n && !is_space(html[i]) && html[i] != '/' && html[i] != '>' && html[i] != '=')
         ++i;
-      std::string name(html.substr(name_begin, i - name_begin));
-      for (char& c : name)
-        c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+      const std::string name = name_key(html.substr(name_begin, i - name_begin));
       if (std::find(names.begin(), names.end(), name) != names.end()) return true;
       names.push_back(std::move(name));
       std::size_t after_name = i;
