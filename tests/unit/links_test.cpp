@@ -379,8 +379,8 @@ TEST(ExtractLinks, InputsThatAbortGumbo) {
       "<table><math><th><mi><select></table>",
       "<table><svg><desc><![CDATA[x]]>y",
       "<table><math><mi><![CDATA[x]]>y",
-      "<select><noframes><keygen><table><math><select><annotation-xml "
-      "encoding=text/html><select><tbody>",
+      ("<select><noframes><keygen><table><math><select><annotation-xml "
+       "encoding=text/html><select><tbody>"),
       "<table><frameset><math><td><mi><select></table>",
       "<table><svg><title><frameset><![CDATA[<]]><",
       "<table><math><desc><annotation-xml encoding=text/html><![CDATA[>]]><",
