@@ -100,13 +100,13 @@ bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
 }
 
-// An attribute name as a key that is equal for names the tokenizer makes equal: ASCII
-// lower-cased, and each run of other bytes (UTF-8, invalid UTF-8, NUL: all read as code
-// points other than ASCII) one '\x80'. Different names may get the same key.
+// An attribute name as a key that is equal for names gumbo makes equal: ASCII lower-cased,
+// and each run of other bytes one '\x80' (UTF-8, invalid UTF-8, and control characters,
+// which gumbo reads as U+FFFD). Different names may get the same key.
 std::string name_key(std::string_view name) {
   std::string key;
   for (const char c : name) {
-    if (c == '\0' || static_cast<unsigned char>(c) >= 0x80) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) {
       if (key.empty() || key.back() != '\x80') key += '\x80';
     } else {
       key += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
