@@ -50,6 +50,33 @@ bool is_http(urls::url_view u) {
   return scheme == "http" || scheme == "https";
 }
 
+// libstdc++ 12 reads the number of a repetition count ("a{N}", "a{M,N}") or a back-reference
+// ("\N") into a long without an overflow check (undefined behaviour), then into an int, so
+// "a{4294967297}" would be taken as "a{1}". A number of more than 9 digits there (maybe also
+// in a character class, where it would be text) is refused instead.
+bool has_too_large_number(std::string_view pattern) {
+  const auto digits_after = [&](std::size_t i) {
+    std::size_t n = 0;
+    while (i + 1 + n < pattern.size() && ascii::is_digit(pattern[i + 1 + n]))
+      ++n;
+    return n;
+  };
+  bool in_braces = false;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '\\') {
+      if (digits_after(i) > 9) return true;
+      ++i;  // the escaped character
+    } else if (c == '{' || (c == ',' && in_braces)) {
+      in_braces = true;
+      if (digits_after(i) > 9) return true;
+    } else if (c == '}') {
+      in_braces = false;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 scope::scope(std::span<const std::string> root_urls, bool strict, std::vector<std::regex> exclude)
@@ -99,6 +126,11 @@ std::vector<std::regex> compile_patterns(std::span<const std::string> patterns,
   std::vector<std::regex> compiled;
   compiled.reserve(patterns.size());
   for (const std::string& pattern : patterns) {
+    if (has_too_large_number(pattern)) {
+      throw config_error(std::string(option) + ": invalid regular expression \"" +
+                         ascii::escape_controls(pattern) +
+                         "\": number too large in a repetition count or back-reference");
+    }
     try {
       compiled.emplace_back(pattern, std::regex::ECMAScript);
     } catch (const std::regex_error& e) {
