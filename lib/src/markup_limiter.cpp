@@ -256,12 +256,24 @@ class markup_limiter {
     }
   }
 
+  // An end tag is written bare ("</name>") where no '<' in it could open something: in SVG
+  // and MathML gumbo matches an end tag by its text, so "</math >" would close nothing.
   void end_tag(std::size_t lt, const scanned_tag& tag) {
     close(tag.lower_name);
-    if (tag.attribute_count > kMaxAttributes ||
-        (compact_ && tag.attribute_count > 0 && html_.find('<', lt + 1) >= tag.end)) {
+    const bool bare = tag.end == lt + 3 + tag.name.size();
+    if (!bare && (tag.attribute_count > kMaxAttributes || !opens_something_in(lt + 1, tag.end))) {
       replace(lt, tag.end, "</" + std::string(tag.name) + ">");
     }
+  }
+
+  // True when a '<' in html_[begin, end) is followed by a letter, '/', '!' or '?'.
+  bool opens_something_in(std::size_t begin, std::size_t end) const {
+    for (std::size_t lt = html_.find('<', begin); lt < end && lt + 1 < html_.size();
+         lt = html_.find('<', lt + 1)) {
+      const char next = html_[lt + 1];
+      if (ascii::is_alpha(next) || next == '/' || next == '!' || next == '?') return true;
+    }
+    return false;
   }
 
   // Replaces the text html_[begin, end) by its compacted form.

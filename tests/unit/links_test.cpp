@@ -422,6 +422,19 @@ TEST(ExtractLinks, AnUnquotedValueKeepsItsEndWhenTheTagIsRewritten) {
   }
 }
 
+TEST(ExtractLinks, AnEndTagWithSpaceOrAttributesClosesForeignContent) {
+  // Found by fuzzing: in SVG and MathML gumbo 0.10.1 matches an end tag by its text, so
+  // "</math >" closed nothing and the link after it was read as MathML.
+  for (const auto reading :
+       {markup_reading::compact, markup_reading::shrunk, markup_reading::whole}) {
+    for (const char* html : {"<math></math ><a href=x>", "<math></math/><a href=x>",
+                             "<math></math\nclass=y><a href=x>", "<svg><g></g ></svg ><a href=x>",
+                             "<math></math <><a href=x>"}) {
+      EXPECT_EQ(extract_links(html, kPage, reading), links{"http://example.com/dir/x"}) << html;
+    }
+  }
+}
+
 TEST(ExtractLinks, FontWithAttributesLeavesSvg) {
   // <font color> ends SVG content, so this <select> is HTML and hides the first link.
   EXPECT_EQ(extract(R"(<svg><font color="red"><select><a href="in"></a></select><a href="out">)"),
