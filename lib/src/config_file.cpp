@@ -186,7 +186,10 @@ class config_reader {
   std::chrono::milliseconds seconds(const toml::node& node, std::string_view key,
                                     seconds_range range) const {
     const auto [value, shown] = number(node, key, "a number of seconds");
-    return located(node, [&] { return seconds_to_ms(key, value, shown, range); });
+    // Structured bindings are captured by name: clang 14 cannot capture them implicitly.
+    return located(node, [&, value = value, &shown = shown] {
+      return seconds_to_ms(key, value, shown, range);
+    });
   }
 
   /// Each element of an array of strings, with its node for error locations.
@@ -214,7 +217,8 @@ class config_reader {
     std::vector<http_header> result;
     for (const auto& [key, value] : in_file_order) {
       const std::string& text = string(*value, path + "." + quoted(key->str()));
-      http_header header = located(*value, [&] { return checked_header(path, key->str(), text); });
+      http_header header =
+          located(*value, [&, key = key] { return checked_header(path, key->str(), text); });
       for (const http_header& earlier : result) {
         if (ascii::iequals(earlier.name, header.name)) {
           fail_at(key->source(), name_of(path) + "header " + quoted(std::string_view(header.name)) +
@@ -318,7 +322,8 @@ class config_reader {
       crawl.max_per_host = count(node, key, max_per_host_range);
     } else if (key == "rate_limit") {
       const auto [value, shown] = number(node, key, "a number of requests per second");
-      crawl.rate_limit = located(node, [&] { return checked_rate(key, value, shown); });
+      crawl.rate_limit = located(
+          node, [&, value = value, &shown = shown] { return checked_rate(key, value, shown); });
     } else if (key == "max_retry_wait") {
       crawl.max_retry_wait = seconds(node, key, retry_wait_range);
     } else if (key == "fail_on_rate_limit") {

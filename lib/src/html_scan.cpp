@@ -82,6 +82,18 @@ std::string_view attribute_value(std::string_view attribute) {
   return value;
 }
 
+std::string_view writable_attribute(std::string_view attribute) {
+  const std::size_t equals = attribute.find('=', 1);  // a leading '=' belongs to the name
+  if (equals == std::string_view::npos) return attribute;
+  for (std::size_t i = equals + 1; i < attribute.size(); ++i) {
+    if (!ascii::is_space(attribute[i])) return attribute;
+  }
+  std::string_view name = attribute.substr(0, equals);
+  while (ascii::is_space(name.back()))
+    name.remove_suffix(1);
+  return name;
+}
+
 token token_at(std::string_view html, std::size_t lt) {
   const std::string_view rest = html.substr(lt);
   const char next = rest.size() > 1 ? rest[1] : '\0';

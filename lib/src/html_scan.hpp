@@ -52,6 +52,11 @@ scanned_tag scan_tag(std::string_view html, std::size_t name_begin);
 // not decoded; empty if it has none.
 std::string_view attribute_value(std::string_view attribute);
 
+// An attribute as written, to write among others in any order: an empty unquoted value
+// ("href=") is left out, since another attribute or "/>" after it would become its value.
+// The value stays the empty string.
+std::string_view writable_attribute(std::string_view attribute);
+
 // What starts at a '<' in the tokenizer's data state.
 struct token {
   enum kind { text, comment, cdata, bogus_comment, end_tag, start_tag, cut_off } what;

@@ -102,7 +102,7 @@ class link_tag_reader {
     if (name == "a" && svg_ && (!tag.kept[kHref].empty() || !tag.kept[kXlinkHref].empty())) {
       add({"<svg><a"});
       for (const std::string_view attribute : {tag.kept[kHref], tag.kept[kXlinkHref]}) {
-        if (!attribute.empty()) chunk_.append(" ").append(attribute);
+        if (!attribute.empty()) chunk_.append(" ").append(writable_attribute(attribute));
       }
       chunk_ += " /></svg>";
     }

@@ -157,9 +157,10 @@ class markup_limiter {
       for (const std::string_view attribute : tag.kept) {
         if (attribute.empty()) continue;
         trimmed += ' ';
-        trimmed += attribute;
+        trimmed += writable_attribute(attribute);
       }
-      trimmed += tag.self_closing ? "/>" : ">";
+      // Not "/>" right after an unquoted value, which would take the '/'.
+      trimmed += tag.self_closing ? " />" : ">";
       replace(lt, tag.end, trimmed);
     }
     // Raw text without a '<' is text however the tokenizer reads it.
@@ -262,16 +263,28 @@ class markup_limiter {
     }
   }
 
+  // An end tag is written bare ("</name>") where no '<' in it could open something: in SVG
+  // and MathML gumbo matches an end tag by its text, so "</math >" would close nothing.
   void end_tag(std::size_t lt, const scanned_tag& tag) {
     if (tag.lower_name == "template" && templates_beyond_depth_ > 0) {
       --templates_beyond_depth_;  // the innermost open <template> is one of those
     } else {
       close(tag.lower_name);
     }
-    if (tag.attribute_count > kMaxAttributes ||
-        (compact_ && tag.attribute_count > 0 && html_.find('<', lt + 1) >= tag.end)) {
+    const bool bare = tag.end == lt + 3 + tag.name.size();
+    if (!bare && (tag.attribute_count > kMaxAttributes || !opens_something_in(lt + 1, tag.end))) {
       replace(lt, tag.end, "</" + std::string(tag.name) + ">");
     }
+  }
+
+  // True when a '<' in html_[begin, end) is followed by a letter, '/', '!' or '?'.
+  bool opens_something_in(std::size_t begin, std::size_t end) const {
+    for (std::size_t lt = html_.find('<', begin); lt < end && lt + 1 < html_.size();
+         lt = html_.find('<', lt + 1)) {
+      const char next = html_[lt + 1];
+      if (ascii::is_alpha(next) || next == '/' || next == '!' || next == '?') return true;
+    }
+    return false;
   }
 
   // Replaces the text html_[begin, end) by its compacted form.

@@ -128,6 +128,12 @@ bool is_special(std::string_view scheme) {
   return special_default_port(scheme).has_value();
 }
 
+// After an authority the path is empty or starts with '/' (RFC 3986 3.3). Boost.URL 1.81
+// also accepts "http://[::1]x/" and reads "x/" as the path after an IP literal.
+bool path_follows_authority(urls::url_view u) {
+  return !u.has_authority() || u.encoded_path().empty() || u.encoded_path().starts_with('/');
+}
+
 // Port text to a number; nullopt unless it is 1-5 digits with a value up to 65535.
 std::optional<std::uint32_t> parse_port(std::string_view text) {
   std::uint32_t value = 0;
@@ -141,6 +147,7 @@ std::optional<std::string> normalize_view(urls::url_view u) {
   const std::string scheme = ascii::to_lower(u.scheme());
   const auto default_port = special_default_port(scheme);
   if (default_port && (!u.has_authority() || u.encoded_host().empty())) return std::nullopt;
+  if (!path_follows_authority(u)) return std::nullopt;
 
   std::string out = scheme;
   out += ':';
@@ -349,7 +356,8 @@ std::optional<http_target> split_http_url(std::string_view url) {
   const urls::url_view u = *parsed;
   const std::string scheme = ascii::to_lower(u.scheme());
   if (scheme != "http" && scheme != "https") return std::nullopt;
-  if (!u.has_authority() || u.encoded_host().empty()) return std::nullopt;
+  if (!u.has_authority() || u.encoded_host().empty() || !path_follows_authority(u))
+    return std::nullopt;
 
   http_target out;
   out.https = scheme == "https";

@@ -92,6 +92,33 @@ std::size_t nesting_depth(std::string_view pattern) {
   return deepest;
 }
 
+// Boost reads the number of a repetition count ("a{N}", "a{M,N}") or back-reference ("\\N")
+// into an int without saying when it overflows: "a{4294967297}" then matches nothing and
+// "a{1,99999999999999999999}" only its own text. A number of more than 9 digits there (maybe
+// also in a bracket expression, where it would be text) is refused instead.
+bool has_too_large_number(std::string_view pattern) {
+  const auto digits_after = [&](std::size_t i) {
+    std::size_t n = 0;
+    while (i + 1 + n < pattern.size() && ascii::is_digit(pattern[i + 1 + n]))
+      ++n;
+    return n;
+  };
+  bool in_braces = false;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '\\') {
+      if (digits_after(i) > 9) return true;
+      ++i;  // the escaped character
+    } else if (c == '{' || (c == ',' && in_braces)) {
+      in_braces = true;
+      if (digits_after(i) > 9) return true;
+    } else if (c == '}') {
+      in_braces = false;
+    }
+  }
+  return false;
+}
+
 // Boost's message without the copy of the pattern it appends ("  The error occurred while
 // parsing the regular expression: '...>>>HERE>>>...'."), which our message already shows.
 std::string compiler_message(const boost::regex_error& e) {
@@ -131,6 +158,9 @@ url_pattern::url_pattern(std::string_view pattern, std::string_view option) : te
   if (nesting_depth(pattern) > max_pattern_nesting) {
     invalid(option, pattern,
             "groups nested more than " + std::to_string(max_pattern_nesting) + " deep");
+  }
+  if (has_too_large_number(pattern)) {
+    invalid(option, pattern, "number too large in a repetition count or back-reference");
   }
   try {
     compiled_ = std::make_shared<const compiled>(

@@ -409,7 +409,8 @@ TEST(ParseUser, RejectsMalformedWithoutEchoingIt) {
            {"me:my\nsecret", "control character"},
            {"me:my\x01secret", "control character"}}) {
     SCOPED_TRACE(text);
-    const std::string message = error_of([&] { parse_user("--user", text); }, {"--user: ", part});
+    const std::string message =
+        error_of([text = text] { parse_user("--user", text); }, {"--user: ", part});
     EXPECT_EQ(message.find("secret"), std::string::npos) << message;
   }
   error_of([] { parse_user("--user", ""); }, {"--user: expected USER:PASSWORD"});

@@ -383,8 +383,8 @@ TEST(ExtractLinks, InputsThatAbortGumbo) {
       "<table><math><th><mi><select></table>",
       "<table><svg><desc><![CDATA[x]]>y",
       "<table><math><mi><![CDATA[x]]>y",
-      "<select><noframes><keygen><table><math><select><annotation-xml "
-      "encoding=text/html><select><tbody>",
+      ("<select><noframes><keygen><table><math><select><annotation-xml "
+       "encoding=text/html><select><tbody>"),
       "<table><frameset><math><td><mi><select></table>",
       "<table><svg><title><frameset><![CDATA[<]]><",
       "<table><math><desc><annotation-xml encoding=text/html><![CDATA[>]]><",
@@ -407,6 +407,36 @@ TEST(ExtractLinks, RemovingATagDoesNotMakeTextIntoATag) {
   // The <tbody> that would trip gumbo in SVG goes; the '<' before it must stay text.
   EXPECT_EQ(extract("<svg><<tbody>a href=x>"), links{});
   EXPECT_EQ(extract("<svg><<![CDATA[a href=y>]]>"), links{});
+}
+
+TEST(ExtractLinks, AnUnquotedValueKeepsItsEndWhenTheTagIsRewritten) {
+  // Found by fuzzing: a '/' or an attribute written right after an unquoted value, or after
+  // an empty one, became (part of) the value when a tag was trimmed or written as a link tag.
+  for (const auto reading :
+       {markup_reading::compact, markup_reading::shrunk, markup_reading::whole}) {
+    EXPECT_EQ(extract_links("<a href=x class=y />", kPage, reading),
+              links{"http://example.com/dir/x"});
+    EXPECT_EQ(extract_links("<select></select><a href=x id=1 />", kPage, reading),
+              links{"http://example.com/dir/x"});
+    EXPECT_EQ(extract_links("<svg><a href=>", kPage, reading), links{kPage});
+    EXPECT_EQ(extract_links("<svg><a xlink:href= >", kPage, reading), links{kPage});
+    // Written in another order, an empty value took the next attribute as its value.
+    EXPECT_EQ(extract_links("<svg><a xlink:href=\"\" href=>", kPage, reading), links{kPage});
+    EXPECT_EQ(extract_links("<a type=x class=y href=>", kPage, reading), links{kPage});
+  }
+}
+
+TEST(ExtractLinks, AnEndTagWithSpaceOrAttributesClosesForeignContent) {
+  // Found by fuzzing: in SVG and MathML gumbo 0.10.1 matches an end tag by its text, so
+  // "</math >" closed nothing and the link after it was read as MathML.
+  for (const auto reading :
+       {markup_reading::compact, markup_reading::shrunk, markup_reading::whole}) {
+    for (const char* html : {"<math></math ><a href=x>", "<math></math/><a href=x>",
+                             "<math></math\nclass=y><a href=x>", "<svg><g></g ></svg ><a href=x>",
+                             "<math></math <><a href=x>"}) {
+      EXPECT_EQ(extract_links(html, kPage, reading), links{"http://example.com/dir/x"}) << html;
+    }
+  }
 }
 
 TEST(ExtractLinks, FontWithAttributesLeavesSvg) {

@@ -319,6 +319,22 @@ TEST(CompilePatterns, BadRegexNamesOptionAndPattern) {
   }
 }
 
+TEST(CompilePatterns, HugeRepetitionCountsAndBackReferencesAreRefused) {
+  // Found by fuzzing: such numbers overflow an int in the regex compiler, which then reads
+  // "a{4294967297}" as a pattern that matches nothing and "a{1,99999999999999999999}" as text.
+  for (const std::string pattern :
+       {"a{4294967297}", "a{1,99999999999999999999}", "(a)\\12345678901", "x{0012345678901}"}) {
+    try {
+      compile_patterns(std::span(&pattern, 1), "--exclude");
+      ADD_FAILURE() << "no config_error for " << pattern;
+    } catch (const config_error& e) {
+      EXPECT_NE(std::string(e.what()).find("number too large"), std::string::npos) << e.what();
+    }
+  }
+  const std::vector<std::string> fine{"a{9}?", "/p/12345678901234567890", "\\{12345678901\\}"};
+  EXPECT_EQ(compile_patterns(fine, "--exclude").size(), 3U);
+}
+
 TEST(CompilePatterns, UsesTheGivenOptionName) {
   const std::vector<std::string> patterns{"[z-a]"};
   try {

@@ -137,6 +137,16 @@ TEST(NormalizeUrl, InvalidSyntaxIsRejected) {
   EXPECT_EQ(normalize_url(" http://a/"), std::nullopt);
 }
 
+TEST(NormalizeUrl, IpLiteralMustBeFollowedByPortOrPath) {
+  // Found by fuzzing: Boost.URL 1.81 reads "[::1]080/a" as host "[::1]" and the path
+  // "080/a", which no request can carry. Browsers reject the host.
+  EXPECT_EQ(normalize_url("http://[::1]080/a"), std::nullopt);
+  EXPECT_EQ(normalize_url("http://[v1.x]y"), std::nullopt);
+  EXPECT_EQ(resolve_link("http://a/", "//[::1]x/"), std::nullopt);
+  EXPECT_EQ(split_http_url("http://[::1]080/a"), std::nullopt);
+  EXPECT_EQ(normalize_url("http://[::1]:80/a"), opt("http://[::1]/a"));
+}
+
 TEST(NormalizeUrl, HttpWithoutHostIsRejected) {
   EXPECT_EQ(normalize_url("http:/a"), std::nullopt);
   EXPECT_EQ(normalize_url("http:a"), std::nullopt);

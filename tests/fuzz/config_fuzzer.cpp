@@ -1,0 +1,129 @@
+// Fuzzes config reading (corocrawl/config.hpp): a corocrawl.toml applied to settings and then
+// validated either succeeds or throws config_error with a one-line message; nothing else
+// (another exception, a crash, a hang). The value parsers the command line uses get the
+// input's first line too, and what they accept must be in range.
+//
+// Input: the contents of a corocrawl.toml, written to a file in a scratch directory (so that
+// relative paths in it resolve against a real directory, as they do for users).
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include "corocrawl/config.hpp"
+#include "corocrawl/errors.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+[[noreturn]] void fail(std::string_view what, std::string_view text) {
+  std::fprintf(stderr, "config fuzzer: %.*s: \"%.*s\"\n", static_cast<int>(what.size()),
+               what.data(), static_cast<int>(text.size()), text.data());
+  std::abort();
+}
+
+void check(bool ok, std::string_view what, std::string_view text) {
+  if (!ok) fail(what, text);
+}
+
+// A scratch directory for the config file, removed at exit.
+class scratch_dir {
+ public:
+  scratch_dir() {
+    const fs::path shm = "/dev/shm";
+    std::error_code ec;
+    std::string pattern = ((fs::is_directory(shm, ec) ? shm : fs::temp_directory_path()) /
+                           "corocrawl-config-fuzz-XXXXXX")
+                              .string();
+    if (mkdtemp(pattern.data()) == nullptr) std::abort();
+    path_ = pattern;
+  }
+  ~scratch_dir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  scratch_dir(const scratch_dir&) = delete;
+  scratch_dir& operator=(const scratch_dir&) = delete;
+
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// Runs `parse`; a config_error must be one non-empty line. True when it did not throw.
+template <class Parse>
+bool parses(std::string_view text, Parse parse) {
+  try {
+    parse();
+    return true;
+  } catch (const corocrawl::config_error& e) {
+    const std::string_view message = e.what();
+    check(!message.empty(), "empty config_error", text);
+    check(message.find('\n') == std::string_view::npos, "config_error of several lines", message);
+    return false;
+  }
+}
+
+void check_value_parsers(std::string_view text) {
+  using namespace corocrawl;
+  parses(text, [&] { check(parse_count("n", text, 0) >= 0, "count below min", text); });
+  parses(text, [&] { check(parse_count("n", text, 1) >= 1, "count below min", text); });
+  for (const seconds_range range : {timeout_range, max_time_range, retry_wait_range}) {
+    parses(text, [&] {
+      const auto ms = parse_seconds("s", text, range);
+      check(ms > 0ms || (range.allow_zero && ms == 0ms), "seconds out of range", text);
+      check(ms.count() <= std::llround(range.max_seconds * 1000), "seconds above max", text);
+    });
+  }
+  parses(text, [&] { check(parse_byte_size("b", text) >= 1, "size below 1", text); });
+  parses(text, [&] {
+    const double rate = parse_rate("r", text);
+    check(std::isfinite(rate) && rate >= min_rate_limit, "rate out of range", text);
+  });
+  parses(text, [&] {
+    const http_header header = parse_header("h", text);
+    check(checked_header("h", header.name, header.value) == header, "header not stable", text);
+  });
+  parses(text, [&] { check(parse_user("u", text) == text, "user changed", text); });
+  parses(text, [&] {
+    const std::string agent = parse_user_agent("a", text);
+    check(parse_user_agent("a", agent) == agent, "user agent not stable", text);
+  });
+  parses(text, [&] { check(parse_proxy_url("p", text) == text, "proxy changed", text); });
+  parses(text, [&] {
+    const resolve_override r = parse_resolve("r", text);
+    check(!r.addresses.empty(), "resolve without an address", text);
+  });
+  parses(text, [&] { parse_report_mode("m", text); });
+  parses(text, [&] { parse_verbosity("v", text); });
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const scratch_dir dir;
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  check_value_parsers(input.substr(0, input.find('\n')));
+
+  const fs::path file = dir.path() / "corocrawl.toml";
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      .write(input.data(), static_cast<std::streamsize>(input.size()));
+  corocrawl::settings settings;
+  if (parses(input, [&] { corocrawl::apply_config_file(file, settings); })) {
+    parses(input, [&] { corocrawl::validate(settings); });
+  }
+  return 0;
+}

@@ -1,0 +1,216 @@
+// Fuzzes link extraction (corocrawl/links.hpp): every reading of a page against the reading
+// of its whole tree. Shrunk must find exactly the links of whole, in the same order; compact
+// (link tags alone where it can) the same set, since link tags come in source order and the
+// tree builder moves misnested elements. Every link is normalised and listed once.
+//
+// Input: the page, on http://example.com/dir/page.html.
+//
+// The whole reading errs where gumbo does, so those places are taken out of every reading:
+// - gumbo 0.10.1 drops a NUL that starts an attribute name, where the HTML standard (and so
+//   browsers, the limiter and the link-tag reader) make it U+FFFD in the name: "<a \0href>"
+//   has no href. A NUL after whitespace, '/' or a quote is given to every reading as U+FFFD.
+// - With parse errors off (links.cpp sets max_errors = 0), gumbo 0.10.1 leaves a repeated
+//   attribute's name in its buffer, where it prefixes the next name: "<a x x href=y>" has
+//   an attribute "xhref" and no link. Pages that may repeat an attribute name in a tag are
+//   not compared (the readings that shrink tags drop such attributes, so they differ).
+// - In SVG and MathML, gumbo 0.10.1 matches an end tag by its text, so "</math >" closes
+//   nothing. The limiter writes such end tags bare, but not one with a '<' in it that could
+//   open something ("</math <a href=x>"): pages with such an end tag are not compared.
+//
+// gumbo asserts on some markup the limiter does not know of; links.cpp then ends only that
+// parse (parse_guarded turns the SIGABRT into a jump), and the page gives no links. Such a
+// reading cannot be compared, so __assert_fail is interposed to count the asserts (the
+// executable's definition wins over glibc's for gumbo's calls); it aborts as glibc's does.
+// Set COROCRAWL_FUZZ_ASSERTS to a directory to keep the pages that made gumbo assert.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "corocrawl/links.hpp"
+#include "corocrawl/url.hpp"
+
+namespace {
+
+using corocrawl::markup_reading;
+using links = std::vector<std::string>;
+
+constexpr std::string_view kPage = "http://example.com/dir/page.html";
+
+thread_local unsigned gumbo_asserts = 0;
+
+}  // namespace
+
+extern "C" [[noreturn]] void __assert_fail(const char* assertion, const char* file,
+                                           unsigned int line, const char* function) noexcept {
+  ++gumbo_asserts;
+  if (std::getenv("COROCRAWL_FUZZ_VERBOSE") != nullptr) {
+    std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, assertion);
+  }
+  std::abort();
+}
+
+namespace {
+
+[[noreturn]] void fail(std::string_view what, std::string_view html) {
+  std::fprintf(stderr, "links fuzzer: %.*s\n", static_cast<int>(what.size()), what.data());
+  std::fprintf(stderr, "page: \"%.*s\"\n", static_cast<int>(html.size()), html.data());
+  std::abort();
+}
+
+void keep_asserting_page(std::string_view html) {
+  const char* dir = std::getenv("COROCRAWL_FUZZ_ASSERTS");
+  if (dir == nullptr) return;
+  const std::string path =
+      std::string(dir) + "/assert-" + std::to_string(std::hash<std::string_view>{}(html)) + ".html";
+  std::ofstream(path, std::ios::binary).write(html.data(), static_cast<long>(html.size()));
+}
+
+void check_links(const links& found, std::string_view html) {
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (corocrawl::normalize_url(found[i]) != found[i]) fail("link not normalised", html);
+    if (std::find(found.begin(), found.begin() + static_cast<long>(i), found[i]) !=
+        found.begin() + static_cast<long>(i)) {
+      fail("link listed twice", html);
+    }
+  }
+}
+
+// `html` with the places where gumbo errs (see the top of this file) taken out.
+std::string without_gumbo_errors(std::string_view html) {
+  std::string out;
+  out.reserve(html.size());
+  for (std::size_t i = 0; i < html.size(); ++i) {
+    const bool may_start_attribute_name =
+        i > 0 && std::string_view("\t\n\f\r /\"'").find(html[i - 1]) != std::string_view::npos;
+    if (html[i] == '\0' && may_start_attribute_name) {
+      out += "\xEF\xBF\xBD";  // U+FFFD
+    } else {
+      out += html[i];
+    }
+  }
+  return out;
+}
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+
+// An attribute name as a key that is equal for names gumbo makes equal: ASCII lower-cased,
+// and each run of other bytes one '\x80' (UTF-8, invalid UTF-8, and control characters,
+// which gumbo reads as U+FFFD). Different names may get the same key.
+std::string name_key(std::string_view name) {
+  std::string key;
+  for (const char c : name) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) {
+      if (key.empty() || key.back() != '\x80') key += '\x80';
+    } else {
+      key += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+  }
+  return key;
+}
+
+bool is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+// True when a '<' in `text` is followed by a letter, '/', '!' or '?'.
+bool opens_something(std::string_view text) {
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+    const char next = text[i + 1];
+    if (text[i] == '<' && (is_alpha(next) || next == '/' || next == '!' || next == '?'))
+      return true;
+  }
+  return false;
+}
+
+// True when gumbo may misread a tag of `html` (see the top of this file): a start tag that
+// may repeat an attribute name (ASCII case-insensitive), or an end tag with a '<' in it that
+// could open something (which the limiter leaves alone, so gumbo may match "</math <a>" by
+// its text and close nothing). Reads tags as the tokenizer does, but anywhere (also in
+// comments and raw text): it may say true where gumbo reads every tag right, never false
+// where it does not.
+bool gumbo_may_misread_a_tag(std::string_view html) {
+  const std::size_t n = html.size();
+  for (std::size_t lt = html.find('<'); lt != std::string_view::npos; lt = html.find('<', lt + 1)) {
+    const bool start_tag = lt + 1 < n && is_alpha(html[lt + 1]);
+    const bool end_tag = lt + 2 < n && html[lt + 1] == '/' && is_alpha(html[lt + 2]);
+    if (!start_tag && !end_tag) continue;
+    std::vector<std::string> names;
+    const std::size_t name_begin = lt + (end_tag ? 2 : 1);
+    std::size_t i = name_begin;
+    while (i < n && !is_space(html[i]) && html[i] != '/' && html[i] != '>')
+      ++i;
+    while (true) {
+      while (i < n && (is_space(html[i]) || html[i] == '/'))
+        ++i;
+      if (i >= n || html[i] == '>') break;
+      const std::size_t attribute_begin = i++;  // a leading '=' belongs to the name
+      while (i < n && !is_space(html[i]) && html[i] != '/' && html[i] != '>' && html[i] != '=')
+        ++i;
+      const std::string name = name_key(html.substr(attribute_begin, i - attribute_begin));
+      if (start_tag && std::find(names.begin(), names.end(), name) != names.end()) return true;
+      names.push_back(std::move(name));
+      std::size_t after_name = i;
+      while (after_name < n && is_space(html[after_name]))
+        ++after_name;
+      if (after_name >= n || html[after_name] != '=') continue;
+      i = after_name + 1;
+      while (i < n && is_space(html[i]))
+        ++i;
+      if (i < n && (html[i] == '"' || html[i] == '\'')) {
+        const std::size_t close = html.find(html[i], i + 1);
+        if (close == std::string_view::npos) break;
+        i = close + 1;
+      } else {
+        while (i < n && !is_space(html[i]) && html[i] != '>')
+          ++i;
+      }
+    }
+    if (end_tag && opens_something(html.substr(name_begin, i - name_begin))) return true;
+  }
+  return false;
+}
+
+links sorted(links l) {
+  std::sort(l.begin(), l.end());
+  return l;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string page = without_gumbo_errors({reinterpret_cast<const char*>(data), size});
+  const std::string_view html = page;
+  gumbo_asserts = 0;
+  const links whole = corocrawl::extract_links(html, kPage, markup_reading::whole);
+  const unsigned whole_asserts = gumbo_asserts;
+  const links shrunk = corocrawl::extract_links(html, kPage, markup_reading::shrunk);
+  const unsigned shrunk_asserts = gumbo_asserts - whole_asserts;
+  const corocrawl::page_links compact = corocrawl::extract_links_taking(std::string(html), kPage);
+  const unsigned compact_asserts = gumbo_asserts - whole_asserts - shrunk_asserts;
+
+  if (compact.complete != (compact_asserts == 0)) fail("compact: complete is wrong", html);
+  check_links(whole, html);
+  check_links(shrunk, html);
+  check_links(compact.links, html);
+  if (gumbo_asserts > 0) {
+    keep_asserting_page(html);
+    return 0;  // a reading gumbo gave up on finds no links: nothing to compare
+  }
+  if (gumbo_may_misread_a_tag(html)) return 0;
+  if (shrunk != whole) fail("shrunk and whole reading differ", html);
+  if (sorted(compact.links) != sorted(whole)) fail("compact and whole reading differ", html);
+  if (corocrawl::extract_links(html, kPage) != compact.links) {
+    fail("extract_links and extract_links_taking differ", html);
+  }
+  return 0;
+}
