@@ -54,7 +54,8 @@ bool is_rate_limited(const fetch_record& r) {
 
 bool passed(const crawl_result& result, bool fail_on_rate_limit) {
   return result.broken.empty() && result.unchecked.empty() && !result.interrupted &&
-         !result.timed_out && !result.failure && !(fail_on_rate_limit && !result.rate_limited.empty());
+         !result.timed_out && !result.failure &&
+         !(fail_on_rate_limit && !result.rate_limited.empty());
 }
 
 }  // namespace corocrawl
