@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <toml++/toml.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -29,6 +28,7 @@
 #include "corocrawl/errors.hpp"
 #include "corocrawl/root.hpp"
 #include "corocrawl/scope.hpp"
+#include "unique_fd.hpp"
 
 namespace corocrawl {
 namespace {
@@ -397,21 +397,6 @@ class config_reader {
   settings& into_;
 };
 
-/// An open file descriptor, closed when it goes.
-class file_descriptor {
- public:
-  explicit file_descriptor(int fd) : fd_(fd) {}
-  ~file_descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  file_descriptor(const file_descriptor&) = delete;
-  file_descriptor& operator=(const file_descriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 [[noreturn]] void fail_reading(const std::string& display, int error) {
   fail(display + ": cannot read config file: " + std::system_category().message(error));
 }
@@ -420,8 +405,8 @@ class file_descriptor {
 /// a FIFO without a writer would block open); reads then block as for any reader, so that a
 /// pipe is read until its writer closes it.
 std::string read_file(const fs::path& file, const std::string& display) {
-  const file_descriptor fd(::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-  if (fd.get() < 0) {
+  const unique_fd fd(::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (!fd) {
     if (errno == ENOENT) fail(display + ": no such config file");
     fail_reading(display, errno);
   }
@@ -433,19 +418,9 @@ std::string read_file(const fs::path& file, const std::string& display) {
     fail_reading(display, errno);
   }
 
-  // One byte more than the limit proves the file too large, without reading the rest (of
-  // /dev/zero, say).
   std::string content;
-  std::array<char, 64 * 1024> chunk;
-  while (content.size() <= max_config_file_size) {
-    const std::size_t wanted =
-        std::min<std::size_t>(chunk.size(), max_config_file_size + 1 - content.size());
-    const ::ssize_t got = ::read(fd.get(), chunk.data(), wanted);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) fail_reading(display, errno);
-    if (got == 0) break;
-    content.append(chunk.data(), static_cast<std::size_t>(got));
-  }
+  if (const auto ec = read_up_to(fd.get(), max_config_file_size, content))
+    fail_reading(display, ec.value());
   if (content.size() > max_config_file_size) {
     fail(display + ": more than " + std::to_string(max_config_file_size) +
          " bytes (1 MiB), too large for a config file");

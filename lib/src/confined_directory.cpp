@@ -20,10 +20,6 @@ namespace {
 // Set once openat2 turned out to be missing, so later opens go straight to the fallback.
 std::atomic<bool> kernel_lacks_openat2{false};
 
-std::error_code last_error() {
-  return {errno, std::generic_category()};
-}
-
 // The segments of `relative` that name something (no empty or "." ones); nullopt when one is
 // "..", which could only lead up.
 std::optional<std::vector<std::string>> segments_of(std::string_view relative) {

@@ -203,8 +203,12 @@ asio::awaitable<void> crawler::fetch(work_item item) {
     spdlog::info("try {} for {} failed ({}): retrying in {:.1f} s", item.tries, url, why,
                  std::chrono::duration<double>(retry->delay).count());
     const auto when = clock::now() + retry->delay;
-    if (retry->whole_origin) frontier_.back_off(item.origin, when);
-    enqueue(item, retry->whole_origin ? clock::now() : when);
+    if (retry->whole_origin) {
+      frontier_.back_off(item.origin, when);
+      enqueue(item);
+    } else {
+      enqueue(item, when);
+    }
     co_return;
   }
 
@@ -337,11 +341,12 @@ void crawler::add_url(std::string_view url, int redirects_left, std::optional<ur
       return;
     }
   }
-  if (options_.max_urls && admitted_ == *options_.max_urls) {
-    if (admitted_ == admitted_warned_) return;  // left unchecked
-    spdlog::warn("{} URLs to check (--max-urls): the URLs found from now on are not checked",
-                 admitted_);
-    admitted_warned_ = admitted_;
+  if (options_.max_urls && admitted_ == *options_.max_urls) {  // left unchecked
+    if (!told_of_max_urls_) {
+      spdlog::warn("{} URLs to check (--max-urls): the URLs found from now on are not checked",
+                   admitted_);
+      told_of_max_urls_ = true;
+    }
     return;
   }
   ++admitted_;
@@ -350,15 +355,14 @@ void crawler::add_url(std::string_view url, int redirects_left, std::optional<ur
   enqueue({.url = id,
            .redirects_left = redirects_left,
            .tries = 0,
-           .origin = frontier_.origin(origin_key(*target))},
-          clock::now());
+           .origin = frontier_.origin(origin_key(*target))});
 }
 
 // Never blocks (workers are the producers too): the item waits in the frontier, and an idle
-// worker gets it as soon as politeness allows, and not before `when`.
-void crawler::enqueue(work_item item, clock::time_point when) {
-  if (when > clock::now()) {
-    frontier_.push_at(item, when);
+// worker gets it as soon as politeness allows, and not before `not_before` when given.
+void crawler::enqueue(work_item item, std::optional<clock::time_point> not_before) {
+  if (not_before) {
+    frontier_.push_at(item, *not_before);
   } else {
     frontier_.push(item);
   }

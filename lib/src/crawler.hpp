@@ -77,7 +77,7 @@ class crawler {
   boost::asio::awaitable<void> read_page(const work_item& item, http_response response,
                                          fetch_record& record);
   void add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer, int depth);
-  void enqueue(work_item item, clock::time_point when);
+  void enqueue(work_item item, std::optional<clock::time_point> not_before = std::nullopt);
   void dispatch();
   void arm_wake_up();
   void finish(url_id id, fetch_record record);
@@ -98,8 +98,8 @@ class crawler {
   std::shared_ptr<crawl_store> store_ = std::make_shared<crawl_store>();
   frontier frontier_;
   std::uint64_t frontier_peak_ = 0;
-  std::uint64_t admitted_ = 0;  // URLs enqueued to be checked (max_urls bounds them)
-  std::uint64_t admitted_warned_ = 0;
+  std::uint64_t admitted_ = 0;     // URLs enqueued to be checked (max_urls bounds them)
+  bool told_of_max_urls_ = false;  // the warning that max_urls is reached was logged
   retry_policy retries_;
   work_channel handoff_;  // unbuffered: hands an item straight to an idle worker
   static constexpr std::size_t big_page = 512 * 1024;

@@ -22,10 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::error_code last_error() {
-  return {errno, std::generic_category()};
-}
-
 // An output buffer over a descriptor that keeps the errno of the first failed write; after it,
 // every write fails, so the stream goes bad and stays bad.
 class descriptor_buffer final : public std::streambuf {

@@ -97,10 +97,6 @@ url_root classify_url(std::string_view text, std::string_view as_url) {
   const auto parsed = boost::urls::parse_uri(as_url);
   if (!parsed) fail_url(text, ": not a valid URL");
   if (!has_host(as_url)) fail_url(text, ": URL has no host");
-  // Boost.URL 1.81 reads "http://host:abc" as an empty port and the path "abc"; a path after
-  // an authority must start with '/', so that is not a URL.
-  const auto path = parsed->encoded_path();
-  if (!path.empty() && !path.starts_with('/')) fail_url(text, ": not a valid URL");
   if (const auto port = parsed->port(); !port.empty()) {
     // Boost.URL 1.81 accepts any run of digits here (and wraps port_number() around).
     unsigned number = 0;
@@ -112,6 +108,8 @@ url_root classify_url(std::string_view text, std::string_view as_url) {
                          : ": port must be 1..65535, got \"" + std::string(port) + "\"");
     }
   }
+  // Boost.URL 1.81 reads "http://host:abc" as an empty port and the path "abc": normalize_url
+  // refuses such a path after an authority, as it does for every link.
   auto normal = normalize_url(as_url);
   if (!normal || !has_host(*normal)) fail_url(text, ": not a valid URL");
   const auto normal_view = boost::urls::parse_uri(*normal);

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -28,9 +27,9 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
-#include <cerrno>
 #include <chrono>
 #include <exception>
+#include <limits>
 #include <set>
 #include <system_error>
 #include <thread>
@@ -77,16 +76,8 @@ std::string_view to_std(beast::string_view text) {
 std::optional<std::string> read_all(int fd, std::size_t expected_size) {
   std::string body;
   body.reserve(expected_size);
-  char chunk[64 * 1024];
-  for (;;) {
-    const auto n = ::read(fd, chunk, sizeof chunk);
-    if (n == 0) return body;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return std::nullopt;
-    }
-    body.append(chunk, static_cast<std::size_t>(n));
-  }
+  if (read_up_to(fd, std::numeric_limits<std::size_t>::max(), body)) return std::nullopt;
+  return body;
 }
 
 // What a request names under the root, opened: the decision what it is (directory, file,

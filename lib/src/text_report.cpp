@@ -95,15 +95,14 @@ void write_verdict(std::ostream& out, const crawl_result& result, bool fail_on_r
   const auto unchecked = result.unchecked.size();
   const std::string and_unchecked =
       unchecked > 0 ? ", " + std::to_string(unchecked) + " left unchecked" : "";
+  const std::string so_far = count_of(urls, "URL") + ", " + std::to_string(broken) +
+                             " broken so far" + and_unchecked + "\n";
   if (result.failure)
-    out << "FAILED: the crawl could not go on after " << count_of(urls, "URL") << ", " << broken
-        << " broken so far" << and_unchecked << "\n";
+    out << "FAILED: the crawl could not go on after " << so_far;
   else if (result.interrupted)
-    out << "INTERRUPTED: stopped after " << count_of(urls, "URL") << ", " << broken
-        << " broken so far" << and_unchecked << "\n";
+    out << "INTERRUPTED: stopped after " << so_far;
   else if (result.timed_out)
-    out << "TIMED OUT: stopped by --max-time after " << count_of(urls, "URL") << ", " << broken
-        << " broken so far" << and_unchecked << "\n";
+    out << "TIMED OUT: stopped by --max-time after " << so_far;
   else if (broken > 0)
     out << "FAILED: " << count_of(broken, "broken URL") << " of " << urls << " checked"
         << and_unchecked << "\n";

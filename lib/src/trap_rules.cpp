@@ -1,6 +1,7 @@
 #include "trap_rules.hpp"
 
 #include <boost/url/parse.hpp>
+#include <boost/url/segments_encoded_view.hpp>
 
 namespace corocrawl {
 namespace {
@@ -17,28 +18,20 @@ std::string shown(std::string_view segment) {
 std::optional<std::string> trap_reason(std::string_view url) {
   const auto parsed = boost::urls::parse_uri_reference(url);
   if (!parsed) return std::nullopt;
-  std::string_view path = parsed->encoded_path();
-  if (path.starts_with('/')) path.remove_prefix(1);
-  if (path.empty()) return std::nullopt;
-
-  int segments = 0;
-  int run = 0;  // how many times in a row `previous` has come
+  const auto segments = parsed->encoded_segments();
+  int run = 0;  // how many times in a row the segment has come
   std::string_view previous;
-  while (true) {
-    const auto slash = path.find('/');
-    const std::string_view segment = path.substr(0, slash);
-    ++segments;
-    run = segments > 1 && segment == previous ? run + 1 : 1;
+  for (auto it = segments.begin(); it != segments.end(); ++it) {
+    const std::string_view segment = *it;
+    run = it != segments.begin() && segment == previous ? run + 1 : 1;
     if (run > max_repeated_segments && !segment.empty()) {
       return "trap: the path repeats the segment " + shown(segment) + " more than " +
              std::to_string(max_repeated_segments) + " times in a row";
     }
     previous = segment;
-    if (slash == std::string_view::npos) break;
-    path.remove_prefix(slash + 1);
   }
-  if (segments > max_path_segments) {
-    return "trap: the path has " + std::to_string(segments) + " segments, more than " +
+  if (segments.size() > static_cast<std::size_t>(max_path_segments)) {
+    return "trap: the path has " + std::to_string(segments.size()) + " segments, more than " +
            std::to_string(max_path_segments);
   }
   return std::nullopt;

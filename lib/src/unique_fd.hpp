@@ -1,9 +1,13 @@
 #pragma once
-// A file descriptor owned by one object and closed with it.
+// File descriptors: one owned by an object and closed with it, the error of the last system
+// call, and reading a descriptor to its end.
 
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
+#include <cstddef>
+#include <string>
 #include <system_error>
 #include <utility>
 
@@ -40,5 +44,27 @@ class unique_fd {
  private:
   int fd_ = -1;
 };
+
+/// errno as an error_code, for the system call that just failed.
+inline std::error_code last_error() {
+  return {errno, std::generic_category()};
+}
+
+/// Appends what `fd` gives to `out` until its end, or until `out` holds more than `limit`
+/// bytes (then at most limit + 1: one byte more proves the input longer, without reading the
+/// rest of /dev/zero, say). Returns the error of a failed read; EINTR is retried.
+inline std::error_code read_up_to(int fd, std::size_t limit, std::string& out) {
+  std::array<char, 64 * 1024> chunk;
+  while (out.size() <= limit) {
+    const std::size_t room = limit - out.size();  // so that limit may be SIZE_MAX
+    const std::size_t wanted = room < chunk.size() ? room + 1 : chunk.size();
+    const ::ssize_t got = ::read(fd, chunk.data(), wanted);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return last_error();
+    if (got == 0) break;
+    out.append(chunk.data(), static_cast<std::size_t>(got));
+  }
+  return {};
+}
 
 }  // namespace corocrawl
