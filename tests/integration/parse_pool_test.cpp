@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 
 #include <boost/asio/post.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <future>

@@ -14,21 +14,11 @@
 
 namespace corocrawl::testing {
 
-/// True in a build with AddressSanitizer or ThreadSanitizer (the corocrawl binary is built the
-/// same way as the tests): several times slower, and with runtimes that need file descriptors
-/// of their own (UBSan's checks open pipes), so tests of running out of descriptors mean
-/// nothing there.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-inline constexpr bool sanitized_build = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-inline constexpr bool sanitized_build = true;
-#else
-inline constexpr bool sanitized_build = false;
-#endif
-#else
-inline constexpr bool sanitized_build = false;
-#endif
+/// True in a build with sanitizers (COROCRAWL_SANITIZERS, set by the asan and tsan presets;
+/// the corocrawl binary is built the same way as the tests): several times slower, and with
+/// runtimes that need file descriptors of their own (UBSan's checks open pipes), so tests of
+/// running out of descriptors mean nothing there.
+inline constexpr bool sanitized_build = COROCRAWL_SANITIZED;
 
 /// Options for a crawl of `roots`, with a per-request time limit that no test should reach.
 inline crawl_options options_for(std::vector<std::string> roots) {

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
+#include <ostream>
 #include <sstream>
+#include <streambuf>
 #include <string>
 
 #include "corocrawl/utf8.hpp"
@@ -179,11 +182,35 @@ TEST(JsonSummary, EveryStringIsValidUtf8) {
   EXPECT_EQ(str(doc.at("skipped").at(0).at("reason")), "reason " + fffd);
 }
 
+// A device that takes `room` bytes and then fails every write, as a full disk does.
+class full_device final : public std::streambuf {
+ public:
+  explicit full_device(std::size_t room) : room_(room) {}
+  std::size_t taken() const { return taken_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    const char byte = traits_type::to_char_type(c);
+    return xsputn(&byte, 1) == 1 ? c : traits_type::eof();
+  }
+  std::streamsize xsputn(const char*, std::streamsize size) override {
+    const auto n = std::min<std::streamsize>(size, static_cast<std::streamsize>(room_ - taken_));
+    taken_ += static_cast<std::size_t>(n);
+    return n;
+  }
+
+ private:
+  std::size_t room_;
+  std::size_t taken_ = 0;
+};
+
 TEST(JsonSummary, StopsWritingOnceTheStreamFails) {
-  std::ostringstream out;
-  out.setstate(std::ios::badbit);
+  full_device device(100);
+  std::ostream out(&device);
   write_json_summary(out, sample_result(), {});  // returns, and leaves the failure to the caller
   EXPECT_TRUE(out.bad());
+  EXPECT_EQ(device.taken(), 100u);  // everything up to the failure was written
 }
 
 TEST(JsonSummary, FollowsTheSchema) {

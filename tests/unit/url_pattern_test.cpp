@@ -126,6 +126,24 @@ TEST(UrlPattern, NestingIsBounded) {
   EXPECT_EQ(error_for("[^](]" + nested(max_pattern_nesting)), "");
 }
 
+TEST(UrlPattern, DeepNestingIsAConfigErrorNotACrash) {
+  // std::regex's compiler recursed once per "(" and overflowed the stack.
+  const std::string message = error_for(std::string(50'000, '('));
+  EXPECT_TRUE(message.starts_with("--exclude: invalid regular expression \"((((")) << message;
+  EXPECT_LT(message.size(), 200u) << message;
+}
+
+TEST(UrlPattern, HugeRepetitionCountsAndBackReferencesAreRefused) {
+  // Found by fuzzing: such numbers overflow an int in the regex compiler, which then reads
+  // "a{4294967297}" as a pattern that matches nothing and "a{1,99999999999999999999}" as text.
+  for (const std::string pattern :
+       {"a{4294967297}", "a{1,99999999999999999999}", "(a)\\12345678901", "x{0012345678901}"}) {
+    EXPECT_NE(error_for(pattern).find("number too large"), std::string::npos) << pattern;
+  }
+  const std::vector<std::string> fine{"a{9}?", "/p/12345678901234567890", "\\{12345678901\\}"};
+  EXPECT_EQ(compile_patterns(fine, "--exclude").size(), 3U);
+}
+
 TEST(UrlPattern, PerlRecursionIsRejected) {
   // Not ECMAScript, and each call makes the matcher's steps longer: "(a(?1)?)z" took four
   // minutes on an 8 KiB URL within the step limit.
