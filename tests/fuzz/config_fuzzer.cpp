@@ -6,20 +6,18 @@
 // Input: the contents of a corocrawl.toml, written to a file in a scratch directory (so that
 // relative paths in it resolve against a real directory, as they do for users).
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
+#include <cstdlib>  // mkdtemp (POSIX puts it in <stdlib.h>)
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
 #include <system_error>
 
+#include "check.hpp"
 #include "corocrawl/config.hpp"
 #include "corocrawl/errors.hpp"
 
@@ -28,15 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-[[noreturn]] void fail(std::string_view what, std::string_view text) {
-  std::fprintf(stderr, "config fuzzer: %.*s: \"%.*s\"\n", static_cast<int>(what.size()),
-               what.data(), static_cast<int>(text.size()), text.data());
-  std::abort();
-}
-
-void check(bool ok, std::string_view what, std::string_view text) {
-  if (!ok) fail(what, text);
-}
+constexpr corocrawl::fuzz::checker check{"config"};
 
 // A scratch directory for the config file, removed at exit.
 class scratch_dir {
