@@ -5,7 +5,14 @@
 //
 // Input: the page, on http://example.com/dir/page.html.
 //
-// The whole reading errs where gumbo does, so those places are taken out of every reading:
+// The raw input is read first, each way, as the crawler would read it: the readings compared
+// below see it with gumbo's errors taken out (see next), so without this the library would
+// never be given some inputs as written (a NUL starting an attribute name, say). Those raw
+// readings are only checked for what holds of any page: no crash, normalised links listed
+// once, and the outcome that gumbo's asserts call for.
+//
+// The whole reading errs where gumbo does, so those places are taken out of every compared
+// reading:
 // - gumbo 0.10.1 drops a NUL that starts an attribute name, where the HTML standard (and so
 //   browsers, the limiter and the link-tag reader) make it U+FFFD in the name: "<a \0href>"
 //   has no href. A NUL after whitespace, '/' or a quote is given to every reading as U+FFFD.
@@ -186,6 +193,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view raw(reinterpret_cast<const char*>(data), size);
   const std::string page = without_gumbo_errors(raw);
   const std::string_view html = page;
+  if (page != raw) {
+    // The raw input, as the crawler would be given it (see the top of this file); when it is
+    // the page itself, the readings below cover it.
+    gumbo_asserts = 0;
+    check_links(corocrawl::extract_links(raw, kPage, markup_reading::whole), raw);
+    check_links(corocrawl::extract_links(raw, kPage, markup_reading::shrunk), raw);
+    const unsigned before_compact = gumbo_asserts;
+    const corocrawl::page_links compact = corocrawl::extract_links_taking(std::string(raw), kPage);
+    check_links(compact.links, raw);
+    check((compact.outcome == corocrawl::parse_outcome::complete) ==
+              (gumbo_asserts == before_compact),
+          "raw compact: the outcome is wrong", raw);
+    if (gumbo_asserts > 0) keep_asserting_page(raw);
+  }
+
   gumbo_asserts = 0;
   const links whole = corocrawl::extract_links(html, kPage, markup_reading::whole);
   const unsigned whole_asserts = gumbo_asserts;
