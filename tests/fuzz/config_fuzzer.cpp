@@ -1,25 +1,26 @@
 // Fuzzes config reading (corocrawl/config.hpp): a corocrawl.toml applied to settings and then
 // validated either succeeds or throws config_error with a one-line message; nothing else
 // (another exception, a crash, a hang). The value parsers the command line uses get the
-// input's first line too, and what they accept must be in range.
+// input's first line too, with the bounds app/cli.cpp gives them, and what they accept must be
+// in range.
 //
 // Input: the contents of a corocrawl.toml, written to a file in a scratch directory (so that
 // relative paths in it resolve against a real directory, as they do for users).
-
-#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
+#include <cstdlib>  // mkdtemp (POSIX puts it in <stdlib.h>)
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 
+#include "check.hpp"
 #include "corocrawl/config.hpp"
 #include "corocrawl/errors.hpp"
 
@@ -28,15 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-[[noreturn]] void fail(std::string_view what, std::string_view text) {
-  std::fprintf(stderr, "config fuzzer: %.*s: \"%.*s\"\n", static_cast<int>(what.size()),
-               what.data(), static_cast<int>(text.size()), text.data());
-  std::abort();
-}
-
-void check(bool ok, std::string_view what, std::string_view text) {
-  if (!ok) fail(what, text);
-}
+constexpr corocrawl::fuzz::checker check{"config"};
 
 // A scratch directory for the config file, removed at exit.
 class scratch_dir {
@@ -77,10 +70,57 @@ bool parses(std::string_view text, Parse parse) {
   }
 }
 
-void check_value_parsers(std::string_view text) {
+// What `parse` returns, or nothing when it throws config_error (checked as parses() does).
+template <class Parse>
+auto parsed(std::string_view text, Parse parse) -> std::optional<std::invoke_result_t<Parse>> {
+  std::optional<std::invoke_result_t<Parse>> value;
+  parses(text, [&] { value = parse(); });
+  return value;
+}
+
+// The counts: every range the command line and corocrawl.toml use. Each parse reads the same
+// decimal integer, so a bounded parse accepts exactly the texts whose unbounded value is in its
+// range, and gives that value.
+void check_counts(std::string_view text) {
   using namespace corocrawl;
   parses(text, [&] { check(parse_count("n", text, 0) >= 0, "count below min", text); });
   parses(text, [&] { check(parse_count("n", text, 1) >= 1, "count below min", text); });
+  // Counts are decimal digits, never negative: this holds every value any range may give.
+  const std::optional<int> any = parsed(text, [&] { return parse_count("n", text, 0); });
+  for (const count_range range : {count_range{}, max_tasks_range, threads_range, max_per_host_range,
+                                  max_redirect_range, max_tries_range, max_depth_range}) {
+    const std::optional<int> count = parsed(text, [&] { return parse_count("n", text, range); });
+    check(!count || (*count >= range.min && *count <= range.max), "count out of range", text);
+    check(count == (any && *any >= range.min && *any <= range.max ? any : std::nullopt),
+          "a range changes what a count reads", text);
+  }
+  // --max-urls: at least 1, and up to 2^64 - 1 rather than int's maximum.
+  const std::optional<std::uint64_t> large =
+      parsed(text, [&] { return parse_large_count("n", text); });
+  check(!large || *large >= 1, "large count below 1", text);
+  const bool fits_int = large && *large <= static_cast<std::uint64_t>(count_range{}.max);
+  check(fits_int == (any && *any >= 1), "large count and count accept different texts", text);
+  check(!fits_int || static_cast<std::uint64_t>(*any) == *large,
+        "large count and count read different values", text);
+}
+
+// Sizes: --max-body is bounded by max_body_limit; the bound refuses larger sizes and changes
+// nothing else.
+void check_byte_sizes(std::string_view text) {
+  using namespace corocrawl;
+  const std::optional<std::uint64_t> any = parsed(text, [&] { return parse_byte_size("b", text); });
+  check(!any || *any >= 1, "size below 1", text);
+  const std::optional<std::uint64_t> body =
+      parsed(text, [&] { return parse_byte_size("b", text, max_body_limit); });
+  check(!body || (*body >= 1 && *body <= max_body_limit), "size out of 1..max_body_limit", text);
+  check(body == (any && *any <= max_body_limit ? any : std::nullopt),
+        "a limit changes what a size reads", text);
+}
+
+void check_value_parsers(std::string_view text) {
+  using namespace corocrawl;
+  check_counts(text);
+  check_byte_sizes(text);
   for (const seconds_range range : {timeout_range, max_time_range, retry_wait_range}) {
     parses(text, [&] {
       const auto ms = parse_seconds("s", text, range);
@@ -88,7 +128,6 @@ void check_value_parsers(std::string_view text) {
       check(ms.count() <= std::llround(range.max_seconds * 1000), "seconds above max", text);
     });
   }
-  parses(text, [&] { check(parse_byte_size("b", text) >= 1, "size below 1", text); });
   parses(text, [&] {
     const double rate = parse_rate("r", text);
     check(std::isfinite(rate) && rate >= min_rate_limit, "rate out of range", text);

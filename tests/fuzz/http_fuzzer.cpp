@@ -6,19 +6,16 @@
 //   Content-Encoding value \n Content-Type value \n Retry-After value \n limit \n body...
 // limit: the decoded-size limit in decimal (at most kMaxLimit; 1024 when missing or invalid).
 
-// const-correct next_in, as in decompress.cpp
-#define ZLIB_CONST
-#include <zlib.h>
-
 #include <charconv>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
+#include "ascii.hpp"
+#include "check.hpp"
+#include "compression.hpp"
 #include "corocrawl/content_type.hpp"
 #include "decompress.hpp"
 #include "retry_after.hpp"
@@ -27,6 +24,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using corocrawl::decode_status;
+namespace ascii = corocrawl::ascii;
 
 constexpr std::uint64_t kMaxLimit = 1024 * 1024;
 // Wednesday 2025-07-16 12:00:00 UTC: far from the end of a year, so the century a two-digit
@@ -34,15 +32,7 @@ constexpr std::uint64_t kMaxLimit = 1024 * 1024;
 const std::chrono::system_clock::time_point kNow =
     std::chrono::sys_days{std::chrono::year{2025} / 7 / 16} + 12h;
 
-[[noreturn]] void fail(std::string_view what, std::string_view value) {
-  std::fprintf(stderr, "http fuzzer: %.*s: \"%.*s\"\n", static_cast<int>(what.size()), what.data(),
-               static_cast<int>(value.size()), value.data());
-  std::abort();
-}
-
-void check(bool ok, std::string_view what, std::string_view value) {
-  if (!ok) fail(what, value);
-}
+constexpr corocrawl::fuzz::checker check{"http"};
 
 // The next line of `input`, removed from it.
 std::string_view next_line(std::string_view& input) {
@@ -97,31 +87,17 @@ void check_decoding(std::string_view encoding, std::string_view body, std::uint6
   }
 }
 
-std::string compress(std::string_view data, int window_bits) {
-  z_stream zs{};
-  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) !=
-      Z_OK)
-    std::abort();
-  std::string out(deflateBound(&zs, static_cast<uLong>(data.size())), '\0');
-  zs.next_in = reinterpret_cast<const Bytef*>(data.data());
-  zs.avail_in = static_cast<uInt>(data.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  if (deflate(&zs, Z_FINISH) != Z_STREAM_END) std::abort();
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
-
-// What zlib encodes decodes to the same bytes, within the limit.
+// What zlib encodes decodes to the same bytes, within the limit: in each framing a server may
+// send (gzip; zlib-wrapped, which is what "deflate" means; raw deflate, wrongly sent as it).
 void check_round_trip(std::string_view body, std::uint64_t limit) {
   struct framing {
     std::string_view encoding;
-    int window_bits;
+    std::string (*compress)(std::string_view);
   };
-  for (const framing f : {framing{"gzip", 16 + MAX_WBITS}, framing{"deflate", MAX_WBITS},
-                          framing{"deflate", -MAX_WBITS}}) {
-    const auto d = corocrawl::decode_content(f.encoding, compress(body, f.window_bits), limit);
+  for (const framing f : {framing{"gzip", corocrawl::testing::gzip},
+                          framing{"deflate", corocrawl::testing::zlib_deflate},
+                          framing{"deflate", corocrawl::testing::raw_deflate}}) {
+    const auto d = corocrawl::decode_content(f.encoding, f.compress(body), limit);
     if (body.size() <= limit) {
       check(d.status == decode_status::ok && d.body == body, "round trip failed", f.encoding);
     } else {
@@ -134,17 +110,13 @@ void check_content_type(std::string_view header) {
   (void)corocrawl::content_type_for_path(header);
   const auto type = corocrawl::parse_content_type(header);
   if (!type) return;
-  for (const char c : type->type) {
-    check(c < 'A' || c > 'Z', "type not lower-case", header);
-    check(c != ';', "type with a parameter", header);
-  }
-  check(type->type.empty() || (type->type.front() != ' ' && type->type.front() != '\t' &&
-                               type->type.back() != ' ' && type->type.back() != '\t'),
-        "type not trimmed", header);
+  check(ascii::to_lower(type->type) == type->type, "type not lower-case", header);
+  check(type->type.find(';') == std::string::npos, "type with a parameter", header);
+  // Trimmed of HTTP's optional whitespace (space and tab), as header values are.
+  check(ascii::trim_ows(type->type) == type->type, "type not trimmed", header);
   if (type->charset) {
     check(!type->charset->empty(), "empty charset", header);
-    for (const char c : *type->charset)
-      check(c < 'A' || c > 'Z', "charset not lower-case", header);
+    check(ascii::to_lower(*type->charset) == *type->charset, "charset not lower-case", header);
   }
   check(corocrawl::is_html(header) == corocrawl::is_html(type->type), "is_html disagrees", header);
   check(corocrawl::is_markup(header) == corocrawl::is_markup(type->type), "is_markup disagrees",
@@ -157,9 +129,10 @@ void check_retry_after(std::string_view value) {
   const auto delay = corocrawl::parse_retry_after(value, kNow);
   if (!delay) return;
   check(*delay >= 0s && *delay <= 24h, "delay out of range", value);
-  const std::size_t first = value.find_first_not_of(" \t");
-  const bool is_date =
-      first != std::string_view::npos && (value[first] < '0' || value[first] > '9');
+  // Retry-After is an HTTP-date or delay-seconds (RFC 9110 10.2.3); only the latter starts
+  // with a digit.
+  const std::string_view trimmed = ascii::trim_ows(value);
+  const bool is_date = !trimmed.empty() && !ascii::is_digit(trimmed.front());
   // A date is taken against `now` rounded down to the second; delay-seconds ignore `now`.
   check(corocrawl::parse_retry_after(value, kNow + 999ms) == delay, "depends on milliseconds",
         value);

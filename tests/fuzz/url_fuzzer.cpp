@@ -8,12 +8,11 @@
 #include <boost/url/parse.hpp>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <optional>
 #include <string>
 #include <string_view>
 
+#include "ascii.hpp"
+#include "check.hpp"
 #include "corocrawl/url.hpp"
 
 namespace {
@@ -23,15 +22,7 @@ using corocrawl::resolve_link;
 
 constexpr std::string_view kPage = "http://example.com/dir/page.html";
 
-[[noreturn]] void fail(std::string_view what, std::string_view url) {
-  std::fprintf(stderr, "url fuzzer: %.*s: \"%.*s\"\n", static_cast<int>(what.size()), what.data(),
-               static_cast<int>(url.size()), url.data());
-  std::abort();
-}
-
-void check(bool ok, std::string_view what, std::string_view url) {
-  if (!ok) fail(what, url);
-}
+constexpr corocrawl::fuzz::checker check{"url"};
 
 std::string_view scheme_of(std::string_view url) {
   return url.substr(0, url.find(':'));
@@ -48,8 +39,8 @@ void check_normal(const std::string& url) {
   check(!parsed->has_fragment(), "has a fragment", url);
   check(normalize_url(url) == url, "normalising again changes it", url);
   check(resolve_link(url, "") == url, "an empty link on it is not itself", url);
-  for (const char c : parsed->scheme())
-    check(c < 'A' || c > 'Z', "scheme not lower-case", url);
+  check(corocrawl::ascii::to_lower(parsed->scheme()) == parsed->scheme(), "scheme not lower-case",
+        url);
 
   if (!is_http(url)) return;
   check(parsed->has_authority() && !parsed->encoded_host().empty(), "http(s) without a host", url);

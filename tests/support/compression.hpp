@@ -1,7 +1,7 @@
 #pragma once
 // Compressed bodies for tests, made with zlib: what servers send with Content-Encoding gzip
-// and deflate, raw deflate as some servers wrongly send, and gzip bombs. Header-only: unit
-// and integration tests both use it (both link ZLIB::ZLIB).
+// and deflate, raw deflate as some servers wrongly send, and gzip bombs. Header-only and
+// needing only zlib: unit and integration tests and fuzz_http use it (each links ZLIB::ZLIB).
 
 #include <zlib.h>
 
