@@ -2,48 +2,16 @@
 // stderr, nothing fetched, and no hang or crash, however large the value or file.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <chrono>
-#include <filesystem>
 #include <string>
-#include <vector>
 
-#include "process.hpp"
-#include "temp_dir.hpp"
-#include "test_server.hpp"
+#include "binary_test.hpp"
 
 namespace corocrawl {
 namespace {
 
-namespace fs = std::filesystem;
-using namespace std::chrono_literals;
-
-class CliLimitsTest : public ::testing::Test {
- protected:
-  /// Runs the binary with `args` and checks it stops with a one-line configuration error
-  /// that contains `mentions`, quickly and without a request.
-  void expect_config_error(std::vector<std::string> args, const std::string& mentions) {
-    std::string shown;
-    for (const auto& a : args)
-      shown += a.substr(0, 60) + " ";
-    SCOPED_TRACE(shown);
-    args.insert(args.begin(), COROCRAWL_BINARY);
-    const auto result = testing::run_process(args, dir_, 20s);
-    EXPECT_FALSE(result.timed_out);
-    EXPECT_EQ(result.exit_code, 2) << result.err.substr(0, 300);
-    EXPECT_EQ(result.out, "");
-    EXPECT_TRUE(result.err.starts_with("corocrawl: error: ")) << result.err.substr(0, 300);
-    EXPECT_NE(result.err.find(mentions), std::string::npos) << result.err.substr(0, 300);
-    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1)
-        << result.err.substr(0, 300);
-    EXPECT_LT(result.err.size(), 300u) << "the value is not echoed";
-    EXPECT_EQ(server_.requests().size(), 0u);
-  }
-
-  testing::test_server server_;
-  testing::temp_dir temp_;
-  const fs::path dir_ = temp_.path();
-};
+// expect_config_error() runs the binary and checks the one-line error, that it came quickly,
+// that the value was not echoed whole and that nothing was fetched.
+using CliLimitsTest = testing::binary_test;
 
 TEST_F(CliLimitsTest, EndlessOrHugeConfigFileIsAConfigError) {
   expect_config_error({"--config", "/dev/zero", server_.url("/")}, "too large for a config file");

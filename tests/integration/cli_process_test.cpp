@@ -10,8 +10,8 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
-#include <thread>
 
+#include "binary_test.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
 #include "test_server.hpp"
@@ -29,11 +29,13 @@ std::string text(const json::value& v) {
   return json::value_to<std::string>(v);
 }
 
-class CliTest : public ::testing::Test {
+class CliTest : public testing::binary_test {
  protected:
-  process_result run(std::vector<std::string> args) const {
+  /// Runs the binary with `args` in dir_ and its stdout sent to /dev/full by a shell, as users
+  /// do: every write to stdout fails with "No space left on device".
+  process_result run_with_full_stdout(std::vector<std::string> args) const {
     args.insert(args.begin(), COROCRAWL_BINARY);
-    return testing::run_process(args, dir_);
+    return testing::run_in_shell("exec \"$@\" > /dev/full", args, dir_);
   }
 
   void write_file(const fs::path& path, const std::string& text) const { temp_.write(path, text); }
@@ -45,10 +47,6 @@ class CliTest : public ::testing::Test {
     server_.add_page("/", {"/ok", "/missing"});
     server_.add_page("/ok", {"/"});
   }
-
-  test_server server_;
-  testing::temp_dir temp_;
-  const fs::path dir_ = temp_.path();
 };
 
 TEST_F(CliTest, JsonToStdoutIsOneValidDocument) {
@@ -205,16 +203,8 @@ TEST_F(CliTest, BadInputIsOneLineAndExitStatusTwo) {
   for (const auto& c : cases) {
     fs::remove(dir_ / "corocrawl.toml");
     if (!c.config.empty()) write_file("corocrawl.toml", c.config);
-    const auto result = run(c.args);
-    std::string shown;
-    for (const auto& a : c.args)
-      shown += a + " ";
-    SCOPED_TRACE(shown + "| " + c.config);
-    EXPECT_EQ(result.exit_code, 2);
-    EXPECT_EQ(result.out, "");
-    EXPECT_NE(result.err.find(c.mentions), std::string::npos) << result.err;
-    EXPECT_TRUE(result.err.starts_with("corocrawl: error: ")) << result.err;
-    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    SCOPED_TRACE("corocrawl.toml: " + c.config);
+    expect_config_error(c.args, c.mentions);
   }
   EXPECT_EQ(server_.requests().size(), 0u);
 }
@@ -222,15 +212,9 @@ TEST_F(CliTest, BadInputIsOneLineAndExitStatusTwo) {
 void interrupt_with(CliTest& test, test_server& server, int signal, const fs::path& dir) {
   server.add_page("/", {"/slow", "/fast"});
   server.add_page("/fast");
-  server.add_handler("/slow",
-                     [](const testing::request&) -> boost::asio::awaitable<testing::reply> {
-                       co_await testing::sleep_for(60s);
-                       co_return testing::response{};
-                     });
+  server.add_handler("/slow", testing::never_answers());
   testing::child_process child{{COROCRAWL_BINARY, "--json", "summary.json", server.url("/")}, dir};
-  const auto deadline = std::chrono::steady_clock::now() + 20s;
-  while (server.requests_for("/slow") == 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(server.wait_for_requests("/slow", 1, 20s));
   ASSERT_EQ(server.requests_for("/slow"), 1u);
   child.send_signal(signal);
   const auto result = child.wait(20s);
@@ -306,11 +290,7 @@ TEST_F(CliTest, BundledExampleSiteHasExactlyOneBrokenLink) {
 
 TEST_F(CliTest, MaxTimeStopsTheCrawlWithExitStatusOne) {
   server_.add_page("/", {"/slow"});
-  server_.add_handler("/slow",
-                      [](const testing::request&) -> boost::asio::awaitable<testing::reply> {
-                        co_await testing::sleep_for(60s);
-                        co_return testing::response{};
-                      });
+  server_.add_handler("/slow", testing::never_answers());
   const auto result = run({"--max-time", "0.3", "--json", "-", server_.url("/")});
   EXPECT_EQ(result.exit_code, 1) << result.err;
   const auto doc = json::parse(result.out);
@@ -346,15 +326,6 @@ TEST_F(CliTest, RateLimitedUrlsFailOnlyWhenAsked) {
 // Writing the outputs: a failed write is exit status 3 with the reason, and a summary file is
 // replaced whole or not at all.
 
-/// Runs the binary with `args` and its stdout sent to `stdout_path` (by a shell, as users do).
-process_result run_with_stdout(const fs::path& dir, const std::vector<std::string>& args,
-                               const std::string& stdout_path) {
-  std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$@\" > " + stdout_path, "sh",
-                                   COROCRAWL_BINARY};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return testing::run_process(argv, dir);
-}
-
 /// The line of `err` that starts with "corocrawl: error: ", or "".
 std::string error_line(const std::string& err) {
   const auto start = err.find("corocrawl: error: ");
@@ -372,7 +343,7 @@ std::vector<std::string> other_files(const fs::path& dir, const std::string& kee
 
 TEST_F(CliTest, JsonToAFullStdoutIsExitStatusThree) {
   server_.add_page("/");
-  const auto result = run_with_stdout(dir_, {"--json", "-", server_.url("/")}, "/dev/full");
+  const auto result = run_with_full_stdout({"--json", "-", server_.url("/")});
   EXPECT_EQ(result.exit_code, 3) << result.err;
   EXPECT_EQ(error_line(result.err),
             "corocrawl: error: writing the JSON summary to stdout failed: "
@@ -384,7 +355,7 @@ TEST_F(CliTest, JsonToAFullStdoutIsExitStatusThree) {
 TEST_F(CliTest, ReportToAFullStdoutIsExitStatusThree) {
   serve_site_with_a_broken_link();
   for (const auto* quiet : {"-v", "-q"}) {
-    const auto result = run_with_stdout(dir_, {quiet, server_.url("/")}, "/dev/full");
+    const auto result = run_with_full_stdout({quiet, server_.url("/")});
     EXPECT_EQ(result.exit_code, 3) << quiet << ": " << result.err;
     EXPECT_EQ(error_line(result.err),
               "corocrawl: error: writing the report to stdout failed: No space left on device")
@@ -393,7 +364,7 @@ TEST_F(CliTest, ReportToAFullStdoutIsExitStatusThree) {
 }
 
 TEST_F(CliTest, HelpToAFullStdoutIsExitStatusThree) {
-  const auto result = run_with_stdout(dir_, {"--help"}, "/dev/full");
+  const auto result = run_with_full_stdout({"--help"});
   EXPECT_EQ(result.exit_code, 3);
   EXPECT_EQ(error_line(result.err),
             "corocrawl: error: writing to stdout failed: No space left on device");
@@ -426,9 +397,7 @@ TEST_F(CliTest, SummaryWhoseDirectoryVanishedIsExitStatusThree) {
   fs::create_directories(dir_ / "out");
   testing::child_process child{{COROCRAWL_BINARY, "--json", "out/summary.json", server_.url("/")},
                                dir_};
-  const auto deadline = std::chrono::steady_clock::now() + 20s;
-  while (server_.requests_for("/slow") == 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(5ms);
+  ASSERT_TRUE(server_.wait_for_requests("/slow", 1, 20s));
   fs::remove_all(dir_ / "out");  // mid-crawl, after the path was checked
   *release = true;
   const auto result = child.wait(20s);
@@ -451,16 +420,10 @@ TEST_F(CliTest, PreviousSummarySurvivesAKilledCrawl) {
   const std::string previous = R"({"schema":"corocrawl-summary/1","previous":true})";
   write_file("summary.json", previous);
   server_.add_page("/", {"/slow"});
-  server_.add_handler("/slow",
-                      [](const testing::request&) -> boost::asio::awaitable<testing::reply> {
-                        co_await testing::sleep_for(60s);
-                        co_return testing::response{};
-                      });
+  server_.add_handler("/slow", testing::never_answers());
   testing::child_process child{{COROCRAWL_BINARY, "--json", "summary.json", server_.url("/")},
                                dir_};
-  const auto deadline = std::chrono::steady_clock::now() + 20s;
-  while (server_.requests_for("/slow") == 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(5ms);
+  ASSERT_TRUE(server_.wait_for_requests("/slow", 1, 20s));
   ASSERT_EQ(server_.requests_for("/slow"), 1u);
   child.send_signal(SIGKILL);
   EXPECT_EQ(child.wait(20s).exit_code, 128 + SIGKILL);

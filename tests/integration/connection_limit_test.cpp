@@ -90,13 +90,12 @@ TEST(ConnectionLimit, RequestsWaitForAConnectionWhenNoneIsIdle) {
 /// Runs the binary on `site` with --json - in a shell that first runs `prelude` (to lower
 /// `ulimit -n`, say).
 testing::process_result crawl_in_shell(const many_origins& site, const std::string& prelude) {
-  std::vector<std::string> argv = {"/bin/bash",      "-c",     prelude + "; exec \"$0\" \"$@\"",
-                                   COROCRAWL_BINARY, "--json", "-",
+  std::vector<std::string> argv = {COROCRAWL_BINARY, "--json", "-",
                                    "--report",       "none",   "--lenient"};
   for (const auto& fixed : site.resolve)
     argv.push_back("--resolve=" + fixed.host + ":" + std::to_string(fixed.port) + ":127.0.0.1");
   argv.push_back(site.urls[0]);
-  return testing::run_process(argv, {}, 60s);
+  return testing::run_in_shell(prelude + "; exec \"$@\"", argv, {}, 60s);
 }
 
 void expect_every_url_healthy(const testing::process_result& run, std::size_t count) {

@@ -10,8 +10,10 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "binary_test.hpp"
 #include "corocrawl/crawl.hpp"
 #include "crawl_helpers.hpp"
 #include "hostile_cases.hpp"
@@ -45,6 +47,55 @@ void expect_error(const std::optional<std::string>& want, const std::optional<st
     EXPECT_EQ(got, std::nullopt);
 }
 
+/// Every field of `o`, to compare options whole (crawl_options has no operator==). The
+/// structured binding stops compiling when crawl_options gains a field: add it here too.
+auto fields(const crawl_options& o) {
+  const auto& [roots, max_tasks, threads, max_redirect, max_tries, exclude, strict, resolve,
+               timeout, max_time, max_urls, max_depth, trap_rules, max_body, max_per_host,
+               rate_limit, max_retry_wait, fail_on_rate_limit, insecure, ca_file, user_agent,
+               headers, host_headers, user, proxy, stop_on_signals] = o;
+  return std::tie(roots, max_tasks, threads, max_redirect, max_tries, exclude, strict, resolve,
+                  timeout, max_time, max_urls, max_depth, trap_rules, max_body, max_per_host,
+                  rate_limit, max_retry_wait, fail_on_rate_limit, insecure, ca_file, user_agent,
+                  headers, host_headers, user, proxy, stop_on_signals);
+}
+
+/// The binary's arguments for a crawl with `options`: the options cases adjust, as flags, and
+/// the roots. Fails the test when `options` differs from `base` (where every case starts) in
+/// an option these flags do not carry: the binary would crawl otherwise than asked, silently.
+std::vector<std::string> binary_args(const crawl_options& base, const crawl_options& options) {
+  std::vector<std::string> args = {"--json", "-", "--report", "none"};
+  const auto pass = [&args](const std::string& flag, const std::string& value) {
+    args.insert(args.end(), {flag, value});
+  };
+  crawl_options carried = base;  // what the binary is told: each option passed on is copied
+  carried.max_tasks = options.max_tasks;
+  pass("--max-tasks", std::to_string(options.max_tasks));
+  carried.max_per_host = options.max_per_host;
+  pass("--max-per-host", std::to_string(options.max_per_host));
+  carried.max_tries = options.max_tries;
+  pass("--max-tries", std::to_string(options.max_tries));
+  carried.max_redirect = options.max_redirect;
+  pass("--max-redirect", std::to_string(options.max_redirect));
+  carried.timeout = options.timeout;
+  pass("--timeout", std::to_string(static_cast<double>(options.timeout.count()) / 1000));
+  carried.max_body = options.max_body;
+  pass("--max-body", std::to_string(options.max_body));
+  carried.max_urls = options.max_urls;
+  if (options.max_urls) pass("--max-urls", std::to_string(*options.max_urls));
+  carried.max_depth = options.max_depth;
+  if (options.max_depth) pass("--max-depth", std::to_string(*options.max_depth));
+  carried.trap_rules = options.trap_rules;
+  if (!options.trap_rules) args.push_back("--no-trap-rules");
+  carried.rate_limit = options.rate_limit;
+  if (options.rate_limit != 0) pass("--rate-limit", std::to_string(options.rate_limit));
+  carried.roots = options.roots;
+  args.insert(args.end(), options.roots.begin(), options.roots.end());
+  if (fields(carried) != fields(options))
+    ADD_FAILURE() << "the case changes an option that binary_args() does not pass on";
+  return args;
+}
+
 class HostileServer : public ::testing::TestWithParam<hostile_case> {
  protected:
   void SetUp() override {
@@ -54,13 +105,19 @@ class HostileServer : public ::testing::TestWithParam<hostile_case> {
     if (c.setup) c.setup(server_);
   }
 
-  /// The options of the case's crawl.
-  crawl_options options() const {
+  /// The options every case starts from (hostile_case::adjust says which).
+  crawl_options base_options() const {
     auto options = testing::options_for({server_.url("/")});
     options.max_tasks = 1;
     options.max_per_host = 1;
     options.max_tries = 2;
     options.timeout = 2s;
+    return options;
+  }
+
+  /// The options of the case's crawl.
+  crawl_options options() const {
+    auto options = base_options();
     if (GetParam().adjust) GetParam().adjust(options);
     return options;
   }
@@ -106,27 +163,9 @@ class HostileServerBinary : public HostileServer {};
 
 TEST_P(HostileServerBinary, Crawl) {
   const auto& c = GetParam();
-  const auto crawl = options();
-  std::vector<std::string> args = {
-      COROCRAWL_BINARY,
-      "--json",
-      "-",
-      "--report",
-      "none",
-      "--max-tasks",
-      "1",
-      "--max-per-host",
-      "1",
-      "--max-tries",
-      std::to_string(crawl.max_tries),
-      "--timeout",
-      std::to_string(static_cast<double>(crawl.timeout.count()) / 1000),
-      "--max-body",
-      std::to_string(crawl.max_body),
-      server_.url("/")};
-
+  const auto args = binary_args(base_options(), options());
   const auto started = std::chrono::steady_clock::now();
-  const auto run = testing::run_process(args, {}, bound() + 10s);
+  const auto run = testing::run_corocrawl(args, {}, bound() + 10s);
   EXPECT_LT(std::chrono::steady_clock::now() - started, bound() + 2s);
   ASSERT_FALSE(run.timed_out);
   EXPECT_EQ(run.exit_code, c.passed ? 0 : 1) << run.err;
@@ -230,7 +269,7 @@ TEST(HostileServerSequences, ControlSequencesFromAServerNeverReachTheTerminal) {
   server.add("/", script{step::write(page({"/case"}))});
   server.add("/case", script{step::write(response(
                           "302 Found", {"Location: http://[" + csi + "2J" + override}, ""))});
-  const auto run = testing::run_process({COROCRAWL_BINARY, "-v", server.url("/")}, {}, 30s);
+  const auto run = testing::run_corocrawl({"-v", server.url("/")}, {}, 30s);
   EXPECT_EQ(run.exit_code, 1) << run.err;
   EXPECT_NE(run.err.find("bad Location header"), std::string::npos) << run.err;
   EXPECT_NE(run.out.find("bad Location header"), std::string::npos) << run.out;

@@ -6,7 +6,6 @@
 
 #include <boost/json.hpp>
 #include <chrono>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
@@ -46,19 +45,6 @@ void serve_site(testing::test_server& server) {
     server.add_page("/p" + std::to_string(page) + ".html", {}, html.str());
   }
   server.add_page("/", {"/p0.html", "/p1.html"});
-}
-
-// Waits until the root has been asked for more than `before` times: a crawler started since
-// is crawling, its signal handling in place.
-void wait_for_the_crawl(const testing::test_server& server, std::size_t before) {
-  const auto until = clock_type::now() + 30s;
-  while (server.requests_for("/") == before && clock_type::now() < until)
-    std::this_thread::sleep_for(1ms);
-}
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 // The summary is one complete document whose parts agree with each other.
@@ -113,7 +99,8 @@ TEST_F(StopTest, ASignalAtAnyMomentEndsTheCrawlWithinASecondWithACompleteSummary
     std::filesystem::remove(summary_);
     const auto before = server_.requests_for("/");
     testing::child_process crawl(command({}));
-    wait_for_the_crawl(server_, before);
+    // The root asked for once more: the crawler started is crawling, its signals handled.
+    ASSERT_TRUE(server_.wait_for_requests("/", before + 1, 30s));
     std::this_thread::sleep_for(after);
     crawl.send_signal(signal);
     const auto signalled = clock_type::now();
@@ -126,7 +113,7 @@ TEST_F(StopTest, ASignalAtAnyMomentEndsTheCrawlWithinASecondWithACompleteSummary
     EXPECT_TRUE(run.exit_code == 130 || run.exit_code == 1) << how << ": " << run.exit_code << "\n"
                                                             << run.err;
     if (run.exit_code == 130) ++stopped_midway;
-    expect_complete_summary(read_file(summary_), how);
+    expect_complete_summary(out_.read("summary.json"), how);
   }
   EXPECT_GE(stopped_midway, 5);  // the crawl takes longer than most of the moments tried
 }
@@ -143,7 +130,7 @@ TEST_F(StopTest, MaxTimeAtAnyMomentEndsTheCrawlWithACompleteSummary) {
     ASSERT_FALSE(run.timed_out) << how;
     EXPECT_EQ(run.exit_code, 1) << how << "\n" << run.err;  // broken links, or the time ran out
     EXPECT_LT(took, std::chrono::duration<double>(limit) + stop_bound) << how;
-    const auto text = read_file(summary_);
+    const auto text = out_.read("summary.json");
     expect_complete_summary(text, how);
     if (json::parse(text).at("timed_out").as_bool()) ++stopped_midway;
   }
@@ -165,11 +152,10 @@ TEST(DescriptorLimitTest, TooFewDescriptorsNeverCrashOrLoseTheSummary) {
   bool failed_midway = false;
   for (int limit = 4; limit <= 32; ++limit) {
     std::filesystem::remove(summary);
-    const std::string crawl = std::string(COROCRAWL_BINARY) +
-                              " --timeout 0.5 --report none --json " + summary.string() + " " +
-                              server.url("/");
-    const auto run = testing::run_process(
-        {"/bin/sh", "-c", "ulimit -n " + std::to_string(limit) + " && exec " + crawl}, {}, 30s);
+    const auto run = testing::run_in_shell("ulimit -n " + std::to_string(limit) + " && exec \"$@\"",
+                                           {COROCRAWL_BINARY, "--timeout", "0.5", "--report",
+                                            "none", "--json", summary.string(), server.url("/")},
+                                           {}, 30s);
     const std::string how = "ulimit -n " + std::to_string(limit);
     ASSERT_FALSE(run.timed_out) << how;
     // With descriptors inherited from the test runner, the lowest limits leave none for the
@@ -182,7 +168,7 @@ TEST(DescriptorLimitTest, TooFewDescriptorsNeverCrashOrLoseTheSummary) {
       EXPECT_NE(run.err.find("corocrawl: error: "), std::string::npos) << how;
       continue;
     }
-    const auto text = read_file(summary);
+    const auto text = out.read("summary.json");
     expect_complete_summary(text, how);
     const auto doc = json::parse(text);
     if (run.exit_code == 3) {

@@ -1,21 +1,19 @@
 #include "hostile_server.hpp"
 
-#include <strings.h>
-
 #include <array>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 #include <map>
 #include <mutex>
-#include <thread>
+
+#include "loopback_listener.hpp"
+#include "test_server.hpp"  // sleep_for
 
 namespace corocrawl::testing::hostile {
 
@@ -28,15 +26,6 @@ using boost::system::error_code;
 namespace {
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
-
-std::string path_of(std::string_view target) {
-  return std::string(target.substr(0, target.find('?')));
-}
-
-asio::awaitable<void> sleep(tcp::socket& socket, std::chrono::milliseconds duration) {
-  asio::steady_timer timer{socket.get_executor(), duration};
-  co_await timer.async_wait(use_tuple);
-}
 
 /// Reads and drops whatever the client sends until it closes the connection.
 asio::awaitable<void> drain(tcp::socket& socket) {
@@ -61,11 +50,11 @@ asio::awaitable<bool> play(tcp::socket& socket, const script& steps) {
         for (const char byte : s.bytes) {
           auto [ec, n] = co_await asio::async_write(socket, asio::buffer(&byte, 1), use_tuple);
           if (ec) co_return false;
-          co_await sleep(socket, s.pause);
+          co_await sleep_for(s.pause);
         }
         break;
       case step::kind::pause:
-        co_await sleep(socket, s.pause);
+        co_await sleep_for(s.pause);
         break;
       case step::kind::reset: {
         error_code ignored;
@@ -89,13 +78,6 @@ asio::awaitable<bool> play(tcp::socket& socket, const script& steps) {
 
 }  // namespace
 
-std::optional<std::string> recorded_request::header(std::string_view name) const {
-  for (const auto& [key, value] : headers)
-    if (key.size() == name.size() && strncasecmp(key.data(), name.data(), key.size()) == 0)
-      return value;
-  return std::nullopt;
-}
-
 std::string response(std::string_view status_line, const std::vector<std::string>& headers,
                      std::string_view body) {
   std::string out = "HTTP/1.1 " + std::string(status_line) + "\r\n";
@@ -114,30 +96,26 @@ std::string page(const std::vector<std::string>& links) {
 }
 
 struct hostile_server::impl {
-  // Declared before the io_context: sessions still pending when it is destroyed may touch
-  // them as their frames go.
   mutable std::mutex mutex;  // guards what tests read and write from their own thread
   std::map<std::string, script_maker, std::less<>> scripts;
   script_maker fallback = [](const recorded_request&) { return script{step::write(page())}; };
-  std::vector<recorded_request> received;
+  request_log<recorded_request> received;
   std::size_t accepted = 0;
-  asio::io_context context{1};
-  tcp::acceptor acceptor{context, {asio::ip::make_address("127.0.0.1"), 0}};
-  std::thread thread;
+  // Last, as loopback_listener.hpp asks, although pending sessions own all they touch.
+  loopback_listener listener;
 
   script script_for(const recorded_request& request) const {
     std::lock_guard lock{mutex};
-    const auto it = scripts.find(path_of(request.target));
+    const auto it = scripts.find(request.path());
     return it == scripts.end() ? fallback(request) : it->second(request);
   }
 
   asio::awaitable<void> accept_loop() {
     for (;;) {
-      auto [ec, socket] = co_await acceptor.async_accept(use_tuple);
+      auto [ec, socket] = co_await listener.acceptor().async_accept(use_tuple);
       if (ec == asio::error::operation_aborted || ec == asio::error::bad_descriptor) co_return;
       if (ec) {  // out of descriptors, say: the connection waits in the backlog meanwhile
-        asio::steady_timer pause{context, std::chrono::milliseconds(10)};
-        co_await pause.async_wait(use_tuple);
+        co_await sleep_for(std::chrono::milliseconds(10));
         continue;
       }
       std::size_t number = 0;
@@ -145,7 +123,7 @@ struct hostile_server::impl {
         std::lock_guard lock{mutex};
         number = ++accepted;
       }
-      asio::co_spawn(context, session(std::move(socket), number), asio::detached);
+      asio::co_spawn(listener.context(), session(std::move(socket), number), asio::detached);
     }
   }
 
@@ -157,31 +135,28 @@ struct hostile_server::impl {
       if (auto [ec, n] = co_await http::async_read(socket, buffer, parser, use_tuple); ec)
         co_return;
       const auto& message = parser.get();
-      recorded_request request{
-          std::string(message.method_string()), std::string(message.target()), {}, number, index};
+      recorded_request request{{std::string(message.method_string()),
+                                std::string(message.target()),
+                                {},
+                                std::chrono::steady_clock::now()},
+                               number,
+                               index};
       for (const auto& field : message)
         request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
-      {
-        std::lock_guard lock{mutex};
-        received.push_back(request);
-      }
+      received.add(request);
       if (!co_await play(socket, script_for(request))) co_return;
     }
   }
 };
 
 hostile_server::hostile_server() : impl_(std::make_unique<impl>()) {
-  asio::co_spawn(impl_->context, impl_->accept_loop(), asio::detached);
-  impl_->thread = std::thread([this] { impl_->context.run(); });
+  impl_->listener.start(impl_->accept_loop());
 }
 
-hostile_server::~hostile_server() {
-  impl_->context.stop();
-  impl_->thread.join();
-}
+hostile_server::~hostile_server() = default;
 
 std::uint16_t hostile_server::port() const {
-  return impl_->acceptor.local_endpoint().port();
+  return impl_->listener.port();
 }
 
 std::string hostile_server::url(std::string_view path) const {
@@ -189,7 +164,7 @@ std::string hostile_server::url(std::string_view path) const {
 }
 
 std::string hostile_server::origin(std::string_view host) const {
-  return "http://" + std::string(host) + ":" + std::to_string(port());
+  return impl_->listener.origin("http", host);
 }
 
 void hostile_server::add(const std::string& path, script steps) {
@@ -207,16 +182,11 @@ void hostile_server::set_default(script_maker make) {
 }
 
 std::vector<recorded_request> hostile_server::requests() const {
-  std::lock_guard lock{impl_->mutex};
-  return impl_->received;
+  return impl_->received.all();
 }
 
 std::size_t hostile_server::requests_for(std::string_view path) const {
-  std::lock_guard lock{impl_->mutex};
-  std::size_t count = 0;
-  for (const auto& r : impl_->received)
-    count += path_of(r.target) == path;
-  return count;
+  return impl_->received.count_for(path);
 }
 
 std::size_t hostile_server::connections() const {

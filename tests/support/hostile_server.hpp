@@ -9,11 +9,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "request_log.hpp"
 
 namespace corocrawl::testing::hostile {
 
@@ -45,15 +46,10 @@ struct step {
 /// the connection stays open and the next request on it is read.
 using script = std::vector<step>;
 
-/// A request as the server read it.
-struct recorded_request {
-  std::string method;
-  std::string target;  ///< as sent, e.g. "/a?x=1"
-  std::vector<std::pair<std::string, std::string>> headers;
+/// A request as the server read it, and where it came.
+struct recorded_request : testing::request {
   std::size_t connection = 0;     ///< 1 for the first connection accepted, 2 for the next...
   std::size_t on_connection = 0;  ///< 1 for a connection's first request, 2 for its next...
-  /// The value of a header (case-insensitive name), or nullopt.
-  std::optional<std::string> header(std::string_view name) const;
 };
 
 using script_maker = std::function<script(const recorded_request&)>;

@@ -99,4 +99,11 @@ process_result run_process(const std::vector<std::string>& argv, const std::file
   return child.wait(timeout);
 }
 
+process_result run_in_shell(const std::string& script, const std::vector<std::string>& argv,
+                            const std::filesystem::path& cwd, std::chrono::milliseconds timeout) {
+  std::vector<std::string> shell = {"/bin/bash", "-c", script, "bash"};  // "bash" is $0
+  shell.insert(shell.end(), argv.begin(), argv.end());
+  return run_process(shell, cwd, timeout);
+}
+
 }  // namespace corocrawl::testing

@@ -42,4 +42,11 @@ process_result run_process(const std::vector<std::string>& argv,
                            const std::filesystem::path& cwd = {},
                            std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
+/// Runs `script` with bash (as "bash -c SCRIPT bash ARGV...") to completion: the script gets
+/// `argv` as "$@", each argument whole whatever it holds (spaces, quotes), so it can run a
+/// command as users do, e.g. `ulimit -n 64; exec "$@"` or `exec "$@" > /dev/full`.
+process_result run_in_shell(const std::string& script, const std::vector<std::string>& argv,
+                            const std::filesystem::path& cwd = {},
+                            std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
 }  // namespace corocrawl::testing

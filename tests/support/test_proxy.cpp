@@ -7,7 +7,6 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -18,8 +17,9 @@
 #include <map>
 #include <mutex>
 #include <string_view>
-#include <thread>
 #include <utility>
+
+#include "loopback_listener.hpp"
 
 namespace corocrawl::testing {
 
@@ -145,13 +145,11 @@ struct upstream {
 }  // namespace
 
 struct test_proxy::impl {
-  // Declared before the io_context, which destroys pending sessions when it goes.
   mutable std::mutex mutex;  // guards what tests read from their own thread
   std::vector<std::string> request_lines;
   std::vector<std::optional<std::string>> authorizations;
-  asio::io_context context{1};
-  tcp::acceptor acceptor{context, {asio::ip::make_address("127.0.0.1"), 0}};
-  std::thread thread;
+  // Last, as loopback_listener.hpp asks: its io_context destroys pending sessions when it goes.
+  loopback_listener listener;
 
   void record(const client_request& message) {
     std::optional<std::string> authorization;
@@ -164,9 +162,10 @@ struct test_proxy::impl {
 
   asio::awaitable<void> accept_loop() {
     for (;;) {
-      auto [ec, socket] = co_await acceptor.async_accept(use_tuple);
+      auto [ec, socket] = co_await listener.acceptor().async_accept(use_tuple);
       if (ec) co_return;
-      asio::co_spawn(context, session(beast::tcp_stream{std::move(socket)}), asio::detached);
+      asio::co_spawn(listener.context(), session(beast::tcp_stream{std::move(socket)}),
+                     asio::detached);
     }
   }
 
@@ -203,7 +202,7 @@ struct test_proxy::impl {
       co_await answer_error(client, http::status::bad_request);
       co_return;
     }
-    tcp::socket server{context};
+    tcp::socket server{listener.context()};
     if (auto [ec] =
             co_await server.async_connect({asio::ip::make_address("127.0.0.1"), *port}, use_tuple);
         ec) {
@@ -241,7 +240,7 @@ struct test_proxy::impl {
       auto it = upstreams.find(target.port);
       const bool reused = it != upstreams.end();
       if (!reused) {
-        tcp::socket socket{context};
+        tcp::socket socket{listener.context()};
         if (auto [ec] = co_await socket.async_connect(
                 {asio::ip::make_address("127.0.0.1"), target.port}, use_tuple);
             ec)
@@ -284,21 +283,17 @@ struct test_proxy::impl {
 };
 
 test_proxy::test_proxy() : impl_(std::make_unique<impl>()) {
-  asio::co_spawn(impl_->context, impl_->accept_loop(), asio::detached);
-  impl_->thread = std::thread([this] { impl_->context.run(); });
+  impl_->listener.start(impl_->accept_loop());
 }
 
-test_proxy::~test_proxy() {
-  impl_->context.stop();
-  impl_->thread.join();
-}
+test_proxy::~test_proxy() = default;
 
 std::uint16_t test_proxy::port() const {
-  return impl_->acceptor.local_endpoint().port();
+  return impl_->listener.port();
 }
 
 std::string test_proxy::url() const {
-  return "http://127.0.0.1:" + std::to_string(port());
+  return impl_->listener.origin("http", "127.0.0.1");
 }
 
 std::vector<std::string> test_proxy::requests() const {

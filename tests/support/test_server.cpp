@@ -4,7 +4,6 @@
 #include <netinet/tcp.h>
 #include <openssl/bio.h>
 #include <openssl/ssl.h>
-#include <strings.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -13,7 +12,6 @@
 #include <boost/asio/deferred.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/experimental/parallel_group.hpp>
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -27,8 +25,9 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <thread>
 #include <utility>
+
+#include "loopback_listener.hpp"
 
 namespace corocrawl::testing {
 
@@ -42,10 +41,6 @@ namespace {
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 using tls_stream = beast::ssl_stream<beast::tcp_stream>;
-
-std::string path_of(std::string_view target) {
-  return std::string(target.substr(0, target.find('?')));
-}
 
 std::string page_with_links(const std::vector<std::string>& links) {
   std::string body;
@@ -108,16 +103,16 @@ asio::awaitable<void> close_gracefully(tls_stream& stream) {
 
 }  // namespace
 
-std::optional<std::string> request::header(std::string_view name) const {
-  for (const auto& [key, value] : headers)
-    if (key.size() == name.size() && strncasecmp(key.data(), name.data(), key.size()) == 0)
-      return value;
-  return std::nullopt;
-}
-
 asio::awaitable<void> sleep_for(std::chrono::milliseconds duration) {
   asio::steady_timer timer{co_await asio::this_coro::executor, duration};
   co_await timer.async_wait(use_tuple);
+}
+
+handler never_answers() {
+  return [](const request&) -> asio::awaitable<reply> {
+    co_await sleep_for(std::chrono::minutes(1));
+    co_return response{};
+  };
 }
 
 struct test_server::impl {
@@ -143,20 +138,18 @@ struct test_server::impl {
     tcp::socket::native_handle_type socket_;
   };
 
-  // Declared before the io_context: sessions still pending when it is destroyed release
-  // their slots as their frames go, and that touches these members.
+  // Declared before the listener: sessions still pending when its io_context is destroyed
+  // release their slots as their frames go, and that touches these members.
   mutable std::mutex mutex;  // guards what tests read and write from their own thread
-  std::map<std::string, handler> handlers;
-  std::vector<request> received;
+  std::map<std::string, handler, std::less<>> handlers;
+  request_log<request> received;
   std::size_t accepted = 0;
   std::size_t peak = 0;
   bool close_after_response = false;
   std::optional<std::chrono::milliseconds> keep_alive_timeout;
   std::set<tcp::socket::native_handle_type> open_sockets;  // server thread only
   std::optional<asio::ssl::context> tls;
-  asio::io_context context{1};
-  tcp::acceptor acceptor{context, {asio::ip::make_address("127.0.0.1"), 0}};
-  std::thread thread;
+  loopback_listener listener;  // last: destroyed first
 
   explicit impl(const std::optional<tls_identity>& identity) {
     if (!identity) return;
@@ -165,7 +158,7 @@ struct test_server::impl {
     tls->use_private_key(asio::buffer(identity->private_key_pem), asio::ssl::context::pem);
   }
 
-  handler find_handler(const std::string& path) const {
+  handler find_handler(std::string_view path) const {
     std::lock_guard lock{mutex};
     const auto it = handlers.find(path);
     return it == handlers.end() ? handler{} : it->second;
@@ -173,7 +166,7 @@ struct test_server::impl {
 
   asio::awaitable<void> accept_loop() {
     for (;;) {
-      auto [ec, socket] = co_await acceptor.async_accept(use_tuple);
+      auto [ec, socket] = co_await listener.acceptor().async_accept(use_tuple);
       if (ec) co_return;
       // Connections whose client already closed them are gone as far as the client knows.
       std::size_t open = 1;
@@ -186,7 +179,8 @@ struct test_server::impl {
         peak = std::max(peak, open);
       }
       connection_slot slot{*this, socket.native_handle()};
-      asio::co_spawn(context, session(std::move(socket), std::move(slot)), asio::detached);
+      asio::co_spawn(listener.context(), session(std::move(socket), std::move(slot)),
+                     asio::detached);
     }
   }
 
@@ -229,12 +223,9 @@ struct test_server::impl {
                   std::chrono::steady_clock::now()};
       for (const auto& field : message)
         req.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
-      {
-        std::lock_guard lock{mutex};
-        received.push_back(req);
-      }
+      received.add(req);
 
-      const auto h = find_handler(path_of(req.target));
+      const auto h = find_handler(req.path());
       // (No co_await inside a conditional expression: GCC 12 miscompiles that.)
       reply answer = response{404, "text/html", "Not Found"};
       if (h) answer = co_await h(req);
@@ -284,17 +275,13 @@ struct test_server::impl {
 };
 
 test_server::test_server(std::optional<tls_identity> tls) : impl_(std::make_unique<impl>(tls)) {
-  asio::co_spawn(impl_->context, impl_->accept_loop(), asio::detached);
-  impl_->thread = std::thread([this] { impl_->context.run(); });
+  impl_->listener.start(impl_->accept_loop());
 }
 
-test_server::~test_server() {
-  impl_->context.stop();
-  impl_->thread.join();
-}
+test_server::~test_server() = default;
 
 std::uint16_t test_server::port() const {
-  return impl_->acceptor.local_endpoint().port();
+  return impl_->listener.port();
 }
 
 std::string test_server::url(std::string_view path) const {
@@ -302,8 +289,7 @@ std::string test_server::url(std::string_view path) const {
 }
 
 std::string test_server::origin(std::string_view host) const {
-  const std::string scheme = impl_->tls ? "https://" : "http://";
-  return scheme + std::string(host) + ":" + std::to_string(port());
+  return impl_->listener.origin(impl_->tls ? "https" : "http", host);
 }
 
 std::string test_server::add_page(const std::string& path, const std::vector<std::string>& links,
@@ -337,11 +323,12 @@ void test_server::set_keep_alive_timeout(std::chrono::milliseconds timeout) {
 }
 
 std::size_t test_server::requests_for(const std::string& path) const {
-  std::lock_guard lock{impl_->mutex};
-  std::size_t count = 0;
-  for (const auto& r : impl_->received)
-    count += path_of(r.target) == path;
-  return count;
+  return impl_->received.count_for(path);
+}
+
+bool test_server::wait_for_requests(const std::string& path, std::size_t n,
+                                    std::chrono::milliseconds timeout) const {
+  return impl_->received.wait_for(path, n, timeout);
 }
 
 std::size_t test_server::connections() const {
@@ -355,8 +342,7 @@ std::size_t test_server::peak_connections() const {
 }
 
 std::vector<request> test_server::requests() const {
-  std::lock_guard lock{impl_->mutex};
-  return impl_->received;
+  return impl_->received.all();
 }
 
 }  // namespace corocrawl::testing

@@ -15,19 +15,13 @@
 #include <variant>
 #include <vector>
 
+#include "request_log.hpp"
 #include "test_ca.hpp"
 
 namespace corocrawl::testing {
 
-struct request {
-  std::string method;
-  std::string target;  ///< as sent, e.g. "/a?x=1"
-  std::vector<std::pair<std::string, std::string>> headers;
-  /// When the server finished reading the request.
-  std::chrono::steady_clock::time_point received_at{};
-  /// The value of a header (case-insensitive name), or nullopt.
-  std::optional<std::string> header(std::string_view name) const;
-};
+// A handler is given the request as read (testing::request, request_log.hpp) and returns a
+// reply: a response, or a way to misbehave.
 
 struct response {
   unsigned status = 200;
@@ -53,6 +47,10 @@ using handler = std::function<boost::asio::awaitable<reply>(const request&)>;
 
 /// Suspends a handler for `duration` (on the server's thread, without blocking it).
 boost::asio::awaitable<void> sleep_for(std::chrono::milliseconds duration);
+
+/// A handler that never answers within any test: it keeps the request waiting a minute (the
+/// connection open, silent), then answers an empty 200. For time limits and stops to cut.
+handler never_answers();
 
 class test_server {
  public:
@@ -89,6 +87,10 @@ class test_server {
 
   /// Requests received for `path`, and connections accepted, so far.
   std::size_t requests_for(const std::string& path) const;
+  /// Waits until at least `n` requests for `path` (query ignored) have been received, say by
+  /// a crawler in a child process; false when `timeout` passed first.
+  bool wait_for_requests(const std::string& path, std::size_t n,
+                         std::chrono::milliseconds timeout) const;
   std::size_t connections() const;
   /// The most connections open at the same time so far. A connection counts from its accept
   /// until either side starts closing it (its TCP state leaves ESTABLISHED), so a client
