@@ -13,12 +13,12 @@
 #include <string>
 #include <string_view>
 
-#include "ascii.hpp"
 #include "check.hpp"
 #include "compression.hpp"
 #include "corocrawl/content_type.hpp"
-#include "decompress.hpp"
-#include "retry_after.hpp"
+#include "http/decompress.hpp"
+#include "http/retry_after.hpp"
+#include "text/ascii.hpp"
 
 namespace {
 

@@ -47,10 +47,10 @@
 #include <string_view>
 #include <vector>
 
-#include "ascii.hpp"
 #include "check.hpp"
 #include "corocrawl/links.hpp"
 #include "corocrawl/url.hpp"
+#include "text/ascii.hpp"
 
 namespace {
 

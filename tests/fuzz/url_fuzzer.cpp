@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "ascii.hpp"
 #include "check.hpp"
 #include "corocrawl/url.hpp"
+#include "text/ascii.hpp"
 
 namespace {
 

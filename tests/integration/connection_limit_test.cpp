@@ -12,7 +12,7 @@
 
 #include "corocrawl/crawl.hpp"
 #include "crawl_helpers.hpp"
-#include "http_client.hpp"
+#include "http/http_client.hpp"
 #include "process.hpp"
 #include "test_server.hpp"
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "corocrawl/crawl.hpp"
+#include "crawl/retry_policy.hpp"
 #include "crawl_helpers.hpp"
-#include "retry_policy.hpp"
 #include "test_server.hpp"
 
 namespace corocrawl {

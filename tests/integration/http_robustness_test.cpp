@@ -8,7 +8,7 @@
 #include "compression.hpp"
 #include "corocrawl/crawl.hpp"
 #include "crawl_helpers.hpp"
-#include "fetch_error.hpp"
+#include "http/fetch_error.hpp"
 #include "temp_dir.hpp"
 #include "test_ca.hpp"
 #include "test_server.hpp"

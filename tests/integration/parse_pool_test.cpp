@@ -1,7 +1,7 @@
 // The parse threads when the system refuses threads (a container's thread limit, ulimit -v):
 // fewer threads, or a clear error, never a hang. Each case runs in a child process (a death
 // test), whose address space is limited so that only a few threads' stacks fit.
-#include "parse_pool.hpp"
+#include "crawl/parse_pool.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>

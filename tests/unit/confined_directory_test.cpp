@@ -1,6 +1,6 @@
 // Opening files under a directory so that no path and no symlink leads out of it, with
 // openat2 and with the per-component fallback used where the kernel lacks it.
-#include "confined_directory.hpp"
+#include "serve/confined_directory.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // The compact tables a crawl keeps its URLs and records in, and the record_list view of them.
-#include "crawl_store.hpp"
+#include "store/crawl_store.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "referrer_lists.hpp"
-#include "url_table.hpp"
+#include "store/referrer_lists.hpp"
+#include "store/url_table.hpp"
 
 namespace corocrawl {
 namespace {

@@ -1,7 +1,7 @@
 // Content-Encoding decoding: gzip, deflate in both framings, coding lists, corrupt data and
 // the size limit that defuses gzip bombs.
 
-#include "decompress.hpp"
+#include "http/decompress.hpp"
 
 #include <gtest/gtest.h>
 

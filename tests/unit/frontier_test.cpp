@@ -1,5 +1,5 @@
 // The frontier's rules, with a clock the test moves by hand.
-#include "frontier.hpp"
+#include "frontier/frontier.hpp"
 
 #include <gtest/gtest.h>
 

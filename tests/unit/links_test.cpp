@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "link_tags.hpp"
+#include "html/link_tags.hpp"
 
 namespace corocrawl {
 namespace {

@@ -1,6 +1,6 @@
 // Proxy URLs (curl's forms) and the no_proxy rules.
 
-#include "proxy.hpp"
+#include "http/proxy.hpp"
 
 #include <gtest/gtest.h>
 

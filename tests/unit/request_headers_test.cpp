@@ -1,6 +1,6 @@
 // Extra request headers per origin and per host, Basic credentials and base64.
 
-#include "request_headers.hpp"
+#include "http/request_headers.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Retry-After values: delay-seconds and the three HTTP-date forms, against a fixed `now`.
 
-#include "retry_after.hpp"
+#include "http/retry_after.hpp"
 
 #include <gtest/gtest.h>
 

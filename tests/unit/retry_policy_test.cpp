@@ -1,5 +1,5 @@
 // When failed tries are tried again, without clocks or sockets.
-#include "retry_policy.hpp"
+#include "crawl/retry_policy.hpp"
 
 #include <gtest/gtest.h>
 

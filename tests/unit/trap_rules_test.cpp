@@ -1,5 +1,5 @@
 // The crawler-trap rules, on URLs alone.
-#include "trap_rules.hpp"
+#include "url/trap_rules.hpp"
 
 #include <gtest/gtest.h>
 

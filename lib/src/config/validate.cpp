@@ -1,0 +1,124 @@
+// Checks settings as a whole, however they were put together (command line, corocrawl.toml or
+// code), with the same rules and messages as the parsers in config.cpp.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/config_detail.hpp"
+#include "corocrawl/config.hpp"
+#include "corocrawl/root.hpp"
+#include "corocrawl/scope.hpp"
+#include "text/ascii.hpp"
+
+namespace corocrawl {
+namespace {
+
+namespace fs = std::filesystem;
+
+using namespace detail;  // the helpers config_detail.hpp shares
+
+/// A duration as the parsers' seconds_range allows it; the upper bound also keeps timer
+/// arithmetic far from overflow.
+void check_duration(std::string_view name, std::chrono::milliseconds value, seconds_range range) {
+  if (value.count() < 0 || (value.count() == 0 && !range.allow_zero)) {
+    fail(name_of(name) + "expected a " + (range.allow_zero ? "non-negative" : "positive") +
+         " number of seconds, got " + std::to_string(value.count()) + " ms");
+  }
+  if (value > std::chrono::duration<double>(range.max_seconds)) {
+    fail(name_of(name) + "at most " + std::to_string(static_cast<std::int64_t>(range.max_seconds)) +
+         " seconds, got " + std::to_string(value.count()) + " ms");
+  }
+}
+
+std::size_t header_lines_size(const std::vector<http_header>& headers) {
+  std::size_t size = 0;
+  for (const http_header& h : headers)
+    size += header_line_size(h.name, h.value.size());
+  return size;
+}
+
+/// The header lines the settings can put into one request: the User-Agent, user's
+/// Authorization, [headers] and the largest [hosts."NAME"] table, counted as if none replaced
+/// another. Each line was checked on its own already.
+void check_request_headers(const crawl_options& c) {
+  std::size_t size = header_lines_size(c.headers);
+  if (!c.user_agent.empty()) size += header_line_size("User-Agent", trimmed(c.user_agent).size());
+  if (c.user) size += header_line_size("Authorization", basic_credentials_size(c.user->size()));
+  std::size_t largest_host = 0;
+  for (const auto& [host, headers] : c.host_headers)
+    largest_host = std::max(largest_host, header_lines_size(headers));
+  size += largest_host;
+  if (size > max_request_headers) {
+    fail("headers: user_agent, user, headers and hosts add " + std::to_string(size) +
+         " bytes of header lines to a request, more than the " +
+         std::to_string(max_request_headers) + " allowed");
+  }
+}
+
+}  // namespace
+
+void validate(const crawl_options& c) {
+  if (c.roots.empty()) {
+    fail("no root to crawl: give a URL or a directory, or roots = [...] in corocrawl.toml");
+  }
+  for (const std::string& r : c.roots)
+    classify_root(r);
+  compile_patterns(c.exclude, "exclude");
+  check_count("max_tasks", c.max_tasks, max_tasks_range);
+  if (c.threads < 0) {
+    fail("threads: expected a non-negative integer (0: one per core), got " +
+         std::to_string(c.threads));
+  }
+  check_count("threads", c.threads, {.min = 0, .max = threads_range.max});
+  check_count("max_tries", c.max_tries, max_tries_range);
+  check_count("max_redirect", c.max_redirect, max_redirect_range);
+  if (c.max_urls && *c.max_urls < 1) fail("max_urls: expected a positive integer, got 0");
+  if (c.max_depth) check_count("max_depth", *c.max_depth, max_depth_range);
+  check_duration("timeout", c.timeout, timeout_range);
+  if (c.max_time) check_duration("max_time", *c.max_time, max_time_range);
+  check_max_body("max_body", c.max_body);
+  check_count("max_per_host", c.max_per_host, max_per_host_range);
+  // 0 is "unlimited"; a positive rate goes through the same check as the parsers'.
+  if (!std::isfinite(c.rate_limit) || c.rate_limit < 0) {
+    fail("rate_limit: expected a non-negative number of requests per second, got " +
+         shown_number(c.rate_limit));
+  }
+  if (c.rate_limit > 0) checked_rate("rate_limit", c.rate_limit, shown_number(c.rate_limit));
+  check_duration("max_retry_wait", c.max_retry_wait, retry_wait_range);
+  for (const resolve_override& r : c.resolve) {
+    if (r.addresses.empty()) {
+      fail("resolve: no address for " + r.host + ":" + std::to_string(r.port));
+    }
+  }
+  if (!c.user_agent.empty()) parse_user_agent("user_agent", c.user_agent);
+  for (const http_header& h : c.headers)
+    checked_header("headers", h.name, h.value);
+  for (const auto& [host, headers] : c.host_headers) {
+    if (host.empty()) fail("hosts: a host name is empty");
+    // Lookups use the request's lower-case host: another spelling would silently never match.
+    if (host != ascii::to_lower(host)) {
+      fail("hosts: host names must be lower-case, got " + quoted(std::string_view(host)));
+    }
+    for (const http_header& h : headers)
+      checked_header("hosts." + quoted(std::string_view(host)) + ".headers", h.name, h.value);
+  }
+  if (c.user) parse_user("user", *c.user);
+  check_request_headers(c);
+  parse_proxy_url("proxy.http_proxy", c.proxy.http_proxy);
+  parse_proxy_url("proxy.https_proxy", c.proxy.https_proxy);
+  if (!c.ca_file.empty()) parse_ca_file("ca_file", c.ca_file, fs::current_path());
+}
+
+void validate(const settings& s) {
+  validate(s.crawl);
+  if (s.json_path && s.json_path->empty()) fail("json: expected a file name or \"-\", got \"\"");
+}
+
+}  // namespace corocrawl

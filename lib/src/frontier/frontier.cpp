@@ -1,0 +1,71 @@
+#include "frontier/frontier.hpp"
+
+#include <algorithm>
+
+namespace corocrawl {
+
+frontier::frontier(int max_per_host, double rate_limit) : max_per_host_(max_per_host) {
+  if (rate_limit > 0)
+    interval_ = std::chrono::duration_cast<clock::duration>(
+        std::chrono::duration<double>(1.0 / rate_limit));
+}
+
+frontier::origin_id frontier::origin(std::string_view key) {
+  const auto [it, added] = ids_.try_emplace(std::string(key), origins_.size());
+  if (added) origins_.emplace_back();
+  return it->second;
+}
+
+void frontier::push(item it) {
+  origins_.at(it.origin).queue.push_back(it);
+  ++queued_;
+}
+
+void frontier::push_at(item it, clock::time_point when) {
+  waiting_.push({when, it});
+}
+
+void frontier::queue_due(clock::time_point now) {
+  while (!waiting_.empty() && waiting_.top().when <= now) {
+    push(waiting_.top().it);
+    waiting_.pop();
+  }
+}
+
+std::optional<frontier::item> frontier::pop(clock::time_point now) {
+  queue_due(now);
+  for (std::size_t i = 0; i < origins_.size(); ++i) {
+    const std::size_t index = (turn_ + i) % origins_.size();
+    auto& o = origins_[index];
+    if (o.queue.empty() || o.in_flight >= max_per_host_ || now < o.not_before) continue;
+    const item next = o.queue.front();
+    o.queue.pop_front();
+    --queued_;
+    ++o.in_flight;
+    if (interval_.count() > 0) o.not_before = now + interval_;
+    turn_ = index + 1;
+    return next;
+  }
+  return std::nullopt;
+}
+
+void frontier::release(origin_id origin) {
+  --origins_.at(origin).in_flight;
+}
+
+void frontier::back_off(origin_id origin, clock::time_point until) {
+  auto& o = origins_.at(origin);
+  o.not_before = std::max(o.not_before, until);
+}
+
+std::optional<frontier::clock::time_point> frontier::next_ready() const {
+  std::optional<clock::time_point> earliest;
+  if (!waiting_.empty()) earliest = waiting_.top().when;
+  for (const auto& o : origins_) {
+    if (o.queue.empty() || o.in_flight >= max_per_host_) continue;
+    if (!earliest || o.not_before < *earliest) earliest = o.not_before;
+  }
+  return earliest;
+}
+
+}  // namespace corocrawl

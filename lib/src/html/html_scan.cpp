@@ -1,0 +1,207 @@
+#include "html/html_scan.hpp"
+
+#include "text/ascii.hpp"
+
+namespace corocrawl::html {
+
+bool is_one_of(std::string_view name, std::initializer_list<std::string_view> names) {
+  for (const std::string_view n : names) {
+    if (n == name) return true;
+  }
+  return false;
+}
+
+std::size_t scanned_tag::kept_count() const {
+  std::size_t count = 0;
+  for (const std::string_view attribute : kept)
+    count += attribute.empty() ? 0 : 1;
+  return count;
+}
+
+scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
+  scanned_tag tag;
+  const std::size_t n = html.size();
+  std::size_t i = name_begin;
+  while (i < n && !ascii::is_space(html[i]) && html[i] != '/' && html[i] != '>')
+    ++i;
+  tag.name = html.substr(name_begin, i - name_begin);
+  for (const char c : tag.name)
+    tag.lower_name += ascii::to_lower(c);
+  while (true) {
+    while (i < n && (ascii::is_space(html[i]) || html[i] == '/')) {
+      tag.self_closing = html[i] == '/' && i + 1 < n && html[i + 1] == '>';
+      ++i;
+    }
+    if (i >= n) return tag;
+    if (html[i] == '>') {
+      tag.complete = true;
+      tag.end = i + 1;
+      return tag;
+    }
+    const std::size_t attribute_begin = i++;  // a leading '=' belongs to the name
+    while (i < n && !ascii::is_space(html[i]) && html[i] != '/' && html[i] != '>' && html[i] != '=')
+      ++i;
+    const std::string_view attribute_name = html.substr(attribute_begin, i - attribute_begin);
+    std::size_t after_name = i;
+    while (after_name < n && ascii::is_space(html[after_name]))
+      ++after_name;
+    if (after_name < n && html[after_name] == '=') {
+      i = after_name + 1;
+      while (i < n && ascii::is_space(html[i]))
+        ++i;
+      if (i < n && (html[i] == '"' || html[i] == '\'')) {
+        const std::size_t close = html.find(html[i], i + 1);
+        if (close == std::string_view::npos) return tag;
+        i = close + 1;
+      } else {
+        while (i < n && !ascii::is_space(html[i]) && html[i] != '>')
+          ++i;
+      }
+    }
+    ++tag.attribute_count;
+    const std::string_view attribute = html.substr(attribute_begin, i - attribute_begin);
+    for (std::size_t k = 0; k < std::size(kKeptAttributes); ++k) {
+      if (!ascii::iequals(attribute_name, kKeptAttributes[k])) continue;
+      if (tag.kept[k].empty()) tag.kept[k] = attribute;
+      tag.has_font_attribute = tag.has_font_attribute || k >= kFirstFontAttribute;
+      break;
+    }
+  }
+}
+
+std::string_view attribute_value(std::string_view attribute) {
+  const std::size_t equals = attribute.find('=', 1);  // a leading '=' belongs to the name
+  if (equals == std::string_view::npos) return {};
+  std::string_view value = attribute.substr(equals + 1);
+  while (!value.empty() && ascii::is_space(value.front()))
+    value.remove_prefix(1);
+  if (!value.empty() && (value.front() == '"' || value.front() == '\'')) {
+    value.remove_prefix(1);
+    value.remove_suffix(1);  // scan_tag keeps only attributes whose quote is closed
+  }
+  return value;
+}
+
+std::string_view writable_attribute(std::string_view attribute) {
+  const std::size_t equals = attribute.find('=', 1);  // a leading '=' belongs to the name
+  if (equals == std::string_view::npos) return attribute;
+  for (std::size_t i = equals + 1; i < attribute.size(); ++i) {
+    if (!ascii::is_space(attribute[i])) return attribute;
+  }
+  std::string_view name = attribute.substr(0, equals);
+  while (ascii::is_space(name.back()))
+    name.remove_suffix(1);
+  return name;
+}
+
+token token_at(std::string_view html, std::size_t lt) {
+  const std::string_view rest = html.substr(lt);
+  const char next = rest.size() > 1 ? rest[1] : '\0';
+  if (rest.starts_with("<!--")) return {token::comment, comment_end(html, lt + 4), {}};
+  if (rest.starts_with("<![CDATA[")) return {token::cdata, end_of(html, ">", lt + 2), {}};
+  if (next == '!' || next == '?' || (next == '/' && (rest.size() < 3 || !ascii::is_alpha(rest[2]))))
+    return {token::bogus_comment, end_of(html, ">", lt + 2), {}};  // "</>" too
+  if (next != '/' && !ascii::is_alpha(next)) return {token::text, lt + 1, {}};
+  const bool closing = next == '/';
+  scanned_tag tag = scan_tag(html, lt + (closing ? 2 : 1));
+  if (!tag.complete) return {token::cut_off, html.size(), {}};
+  const std::size_t end = tag.end;
+  return {closing ? token::end_tag : token::start_tag, end, std::move(tag)};
+}
+
+std::size_t comment_end(std::string_view html, std::size_t from) {
+  const std::string_view text = html.substr(from);
+  if (text.starts_with(">")) return from + 1;
+  if (text.starts_with("->")) return from + 2;
+  for (std::size_t at = text.find("--"); at != std::string_view::npos;
+       at = text.find("--", at + 1)) {
+    const std::string_view after = text.substr(at + 2);
+    if (after.starts_with(">")) return from + at + 3;
+    if (after.starts_with("!>")) return from + at + 4;
+  }
+  return html.size();
+}
+
+std::size_t end_of(std::string_view html, std::string_view marker, std::size_t from) {
+  const std::size_t at = html.find(marker, from);
+  return at == std::string_view::npos ? html.size() : at + marker.size();
+}
+
+std::size_t raw_text_end(std::string_view html, std::string_view name, std::size_t from) {
+  for (std::size_t at = html.find("</", from); at != std::string_view::npos;
+       at = html.find("</", at + 2)) {
+    const std::size_t after = at + 2 + name.size();
+    if (after <= html.size() && ascii::iequals(html.substr(at + 2, name.size()), name) &&
+        (after == html.size() || ascii::is_space(html[after]) || html[after] == '/' ||
+         html[after] == '>')) {
+      return at;
+    }
+  }
+  return html.size();
+}
+
+bool ends_as_data(std::string_view html, std::size_t begin, std::size_t end) {
+  for (std::size_t at = html.find('<', begin); at < end; at = html.find('<', at)) {
+    const token t = token_at(html, at);
+    if (t.what == token::cdata || t.what == token::cut_off || t.end > end) return false;
+    at = t.end;
+  }
+  return true;
+}
+
+bool mentions_frameset(std::string_view html) {
+  for (std::size_t lt = html.find('<'); lt != std::string_view::npos; lt = html.find('<', lt + 1)) {
+    if (ascii::iequals(html.substr(lt + 1, 8), "frameset")) return true;
+  }
+  return false;
+}
+
+bool is_raw_text(std::string_view name) {
+  return is_one_of(
+      name, {"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"});
+}
+
+bool is_void(std::string_view name) {
+  return is_one_of(
+      name, {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+             "track", "wbr", "param", "keygen", "basefont", "bgsound", "frame", "image"});
+}
+
+bool closes_same(std::string_view name) {
+  return is_one_of(
+      name, {"a", "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "rb", "rt", "rp"});
+}
+
+bool is_essential(std::string_view name) {
+  return is_one_of(
+      name, {"a",      "area",     "link",  "base", "template", "svg", "math",  "foreignobject",
+             "desc",   "title",    "mi",    "mo",   "mn",       "ms",  "mtext", "annotation-xml",
+             "select", "frameset", "frame", "html", "head",     "body"});
+}
+
+bool confuses_gumbo_in_foreign_content(std::string_view name) {
+  return is_one_of(name,
+                   {"select", "option", "optgroup", "caption", "colgroup", "col", "tbody", "thead",
+                    "tfoot", "tr", "td", "th", "template", "html", "frameset", "frame"});
+}
+
+bool is_integration_point(const scanned_tag& tag, bool in_svg) {
+  if (in_svg) return is_one_of(tag.lower_name, {"foreignobject", "desc", "title"});
+  if (tag.lower_name == "annotation-xml") {
+    const std::string_view encoding = attribute_value(tag.kept[kEncoding]);
+    return ascii::iequals(encoding, "text/html") ||
+           ascii::iequals(encoding, "application/xhtml+xml");
+  }
+  return is_one_of(tag.lower_name, {"mi", "mo", "mn", "ms", "mtext"});
+}
+
+bool breaks_out_of_foreign_content(std::string_view name) {
+  return is_one_of(
+      name, {"b",      "big",  "blockquote", "body",  "br",   "center", "code",    "dd",   "div",
+             "dl",     "dt",   "em",         "embed", "h1",   "h2",     "h3",      "h4",   "h5",
+             "h6",     "head", "hr",         "i",     "img",  "li",     "listing", "menu", "meta",
+             "nobr",   "ol",   "p",          "pre",   "ruby", "s",      "small",   "span", "strong",
+             "strike", "sub",  "sup",        "table", "tt",   "u",      "ul",      "var"});
+}
+
+}  // namespace corocrawl::html

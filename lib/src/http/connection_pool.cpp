@@ -1,0 +1,126 @@
+#include "http/connection_pool.hpp"
+
+#include <openssl/bio.h>
+#include <openssl/ssl.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <cerrno>
+
+namespace corocrawl {
+
+namespace asio = boost::asio;
+using namespace asio::experimental::awaitable_operators;
+
+namespace {
+
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+}  // namespace
+
+/// What the pool and its slots share: the count against the cap, and a timer that never
+/// expires whose waits are cancelled to wake whoever waits for a connection to close or
+/// become idle.
+struct connection_slot::counter {
+  counter(const asio::any_io_executor& executor, std::size_t max)
+      : max_open(max), changed(executor, asio::steady_timer::time_point::max()) {}
+  std::size_t open = 0;
+  std::size_t max_open;
+  asio::steady_timer changed;
+};
+
+connection_slot& connection_slot::operator=(connection_slot&& other) noexcept {
+  if (this != &other) {
+    release();
+    owner_ = std::move(other.owner_);
+  }
+  return *this;
+}
+
+connection_slot::~connection_slot() {
+  release();
+}
+
+void connection_slot::release() {
+  if (const auto owner = std::exchange(owner_, {}).lock()) {
+    --owner->open;
+    owner->changed.cancel();
+  }
+}
+
+bool http_connection::quiet() {
+  if (buffer.size() > 0) return false;
+  if (auto* tls = std::get_if<1>(&stream)) {
+    SSL* session = tls->native_handle();
+    if (SSL_pending(session) > 0 || BIO_ctrl_pending(SSL_get_rbio(session)) > 0) return false;
+  }
+  auto& socket = tcp().socket();
+  if (!socket.is_open()) return false;
+  // A byte waiting, or 0 for a close by the server, or an error: either way not quiet.
+  char byte = 0;
+  const auto peeked = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  return peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}
+
+connection_pool::connection_pool(const asio::any_io_executor& executor, std::size_t max_open)
+    : counter_(std::make_shared<connection_slot::counter>(executor, max_open)) {}
+
+connection_pool::~connection_pool() = default;
+
+std::unique_ptr<http_connection> connection_pool::take_idle(const std::string& route) {
+  for (;;) {
+    const auto found = by_route_.find(route);
+    if (found == by_route_.end()) return nullptr;
+    const auto newest = found->second.back();
+    auto connection = std::move(newest->connection);
+    forget(newest);
+    if (connection->quiet()) return connection;
+  }
+}
+
+void connection_pool::put_idle(const std::string& route,
+                               std::unique_ptr<http_connection> connection) {
+  if (!connection->quiet()) return;  // closed here
+  by_route_[route].push_back(lru_.insert(lru_.end(), {route, std::move(connection)}));
+  changed();
+}
+
+asio::awaitable<connection_slot> connection_pool::reserve() {
+  while (counter_->max_open != 0 && counter_->open >= counter_->max_open) {
+    if (close_oldest_idle()) continue;
+    co_await counter_->changed.async_wait(use_tuple);
+  }
+  ++counter_->open;
+  co_return connection_slot{counter_};
+}
+
+bool connection_pool::close_oldest_idle() {
+  if (lru_.empty()) return false;
+  forget(lru_.begin());  // closes it
+  return true;
+}
+
+asio::awaitable<void> connection_pool::wait_for_change(std::chrono::milliseconds longest) {
+  asio::steady_timer limit{counter_->changed.get_executor(), longest};
+  co_await (counter_->changed.async_wait(use_tuple) || limit.async_wait(use_tuple));
+}
+
+std::size_t connection_pool::open() const {
+  return counter_->open;
+}
+
+void connection_pool::forget(lru_list::iterator entry) {
+  auto route = by_route_.find(entry->route);
+  std::erase(route->second, entry);
+  if (route->second.empty()) by_route_.erase(route);
+  lru_.erase(entry);
+}
+
+void connection_pool::changed() {
+  counter_->changed.cancel();
+}
+
+}  // namespace corocrawl

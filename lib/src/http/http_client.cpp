@@ -1,0 +1,369 @@
+#include "http/http_client.hpp"
+
+#include <openssl/ssl.h>
+#include <openssl/x509_vfy.h>
+#include <spdlog/spdlog.h>
+#include <sys/resource.h>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <variant>
+
+#include "corocrawl/errors.hpp"
+#include "http/decompress.hpp"
+
+namespace corocrawl {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace ssl = asio::ssl;
+using asio::ip::tcp;
+using boost::system::error_code;
+using namespace asio::experimental::awaitable_operators;
+using namespace std::chrono_literals;
+
+struct http_client::exchange_result {
+  result outcome;
+  bool reusable = false;     // keep-alive: the connection may serve another request
+  bool closed_idle = false;  // nothing came back: the server had closed the connection
+};
+
+namespace {
+
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+constexpr std::size_t header_limit = 64 * 1024;  // big CSP and cookie headers are common
+
+bool is_ip_literal(const std::string& host) {
+  error_code ec;
+  asio::ip::make_address(host, ec);
+  return !ec;
+}
+
+std::string bracketed(const std::string& host) {
+  return host.find(':') == std::string::npos ? host : "[" + host + "]";
+}
+
+std::string host_header(const http_target& t) {
+  const bool default_port = t.port == (t.https ? 443 : 80);
+  return default_port ? bracketed(t.host) : bracketed(t.host) + ":" + std::to_string(t.port);
+}
+
+// What a reused connection reports when the server closed it while it sat in the pool.
+bool is_closed_connection(const error_code& ec) {
+  return ec == http::error::end_of_stream || ec == asio::error::eof ||
+         ec == asio::error::connection_reset || ec == asio::error::broken_pipe ||
+         ec == ssl::error::stream_truncated;
+}
+
+http_client::result failure(const error_code& ec) {
+  return {ec, describe(ec), {}};
+}
+
+using response_parser = http::response_parser<http::string_body>;
+
+// Reads the response to a request into `parser`, skipping interim (1xx) responses: each gets
+// a fresh parser, and the final one follows on the same connection. `got_some` says whether
+// any byte of any of them came.
+asio::awaitable<error_code> read_final_response(http_connection& conn,
+                                                std::optional<response_parser>& parser,
+                                                std::uint64_t max_body, bool& got_some) {
+  for (;;) {
+    parser.emplace();
+    parser->header_limit(header_limit);
+    parser->body_limit(max_body);
+    auto [ec, read] = co_await std::visit(
+        [&](auto& s) { return http::async_read(s, conn.buffer, *parser, use_tuple); }, conn.stream);
+    got_some = got_some || parser->got_some();
+    // TLS servers often end a close-delimited body without a close_notify.
+    if (ec == ssl::error::stream_truncated && parser->got_some() && !parser->is_done())
+      parser->put_eof(ec);
+    if (ec || parser->get().result_int() / 100 != 1) co_return ec;
+    if (parser->get().result_int() == 101) co_return fetch_errc::unasked_upgrade;
+  }
+}
+
+http_client::result bad_status(unsigned status) {
+  return {fetch_errc::bad_status,
+          fmt::format("bad HTTP response: status {:03} is not 100-599", status),
+          {}};
+}
+
+}  // namespace
+
+std::size_t connection_cap(int max_tasks) {
+  // Standard streams, the event loop's own, files written, DNS lookups, the folder server's
+  // listening socket: a few dozen at most.
+  constexpr rlim_t reserve = 32;
+  std::size_t by_descriptors = std::numeric_limits<std::size_t>::max();
+  if (rlimit limit{}; getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    by_descriptors = limit.rlim_cur > reserve ? (limit.rlim_cur - reserve) / 2 : 1;
+  return std::clamp<std::size_t>(by_descriptors, 1,
+                                 static_cast<std::size_t>(std::max(max_tasks, 1)));
+}
+
+http_client::http_client(asio::any_io_executor executor, http_client_options options)
+    : executor_(std::move(executor)),
+      options_(std::move(options)),
+      resolver_(executor_, options_.resolve),
+      pool_(executor_, options_.max_connections) {
+  // A bad CA file is a config error before the crawl; otherwise OpenSSL is set up (4 MB of
+  // it paged in) only when the first https URL comes.
+  if (!options_.ca_file.empty()) tls();
+  if (!options_.proxy.http_proxy.empty())
+    http_proxy_ = parse_proxy("http proxy", options_.proxy.http_proxy);
+  if (!options_.proxy.https_proxy.empty())
+    https_proxy_ = parse_proxy("https proxy", options_.proxy.https_proxy);
+}
+
+http_client::~http_client() = default;
+
+ssl::context& http_client::tls() {
+  if (tls_) return *tls_;
+  auto& tls = tls_.emplace(ssl::context::tls_client);
+  SSL_CTX_set_min_proto_version(tls.native_handle(), TLS1_2_VERSION);
+  tls.set_default_verify_paths();
+  if (!options_.ca_file.empty()) {
+    error_code ec;
+    tls.load_verify_file(options_.ca_file, ec);
+    if (ec) {
+      tls_.reset();
+      throw config_error("ca_file: cannot load CA certificates from \"" + options_.ca_file +
+                         "\": " + ec.message());
+    }
+  }
+  tls.set_verify_mode(options_.insecure ? ssl::verify_none : ssl::verify_peer);
+  return tls;
+}
+
+const proxy_endpoint* http_client::proxy_for(const http_target& target) const {
+  const auto& proxy = target.https ? https_proxy_ : http_proxy_;
+  if (!proxy || bypasses_proxy(target.host, options_.proxy.no_proxy)) return nullptr;
+  return &*proxy;
+}
+
+asio::awaitable<http_client::result> http_client::get(const http_target& target,
+                                                      std::span<const http_header> headers) {
+  const auto* proxy = proxy_for(target);
+  // Plain http through a proxy shares the connections to the proxy; anything else has its own.
+  const auto route = proxy && !target.https
+                         ? "proxy " + bracketed(proxy->host) + ":" + std::to_string(proxy->port)
+                         : origin_key(target) + (proxy ? " via proxy" : "");
+
+  // Reuse an idle keep-alive connection; if the server closed it meanwhile, go on below.
+  if (auto conn = pool_.take_idle(route)) {
+    conn->tcp().expires_after(options_.timeout);
+    ++requests_;
+    auto exchanged = co_await exchange(*conn, target, proxy, headers);
+    if (!exchanged.closed_idle) {
+      if (exchanged.reusable) pool_.put_idle(route, std::move(conn));
+      co_return std::move(exchanged.outcome);
+    }
+    spdlog::debug("{}: idle connection was closed by the server; reconnecting", route);
+  }
+
+  std::unique_ptr<connection> conn;
+  if (auto opened = co_await open(target, proxy, conn); opened.ec) co_return opened;
+  ++requests_;
+  auto exchanged = co_await exchange(*conn, target, proxy, headers);
+  if (exchanged.reusable) pool_.put_idle(route, std::move(conn));
+  co_return std::move(exchanged.outcome);
+}
+
+asio::awaitable<http_client::result> http_client::open(const http_target& target,
+                                                       const proxy_endpoint* proxy,
+                                                       std::unique_ptr<connection>& out) {
+  const auto& host = proxy ? proxy->host : target.host;
+  const auto port = proxy ? proxy->port : target.port;
+  std::unique_ptr<connection> conn;
+  std::optional<deadline> give_up;  // set when descriptors first run short
+  for (auto pause = 10ms;; pause = std::min(2 * pause, std::chrono::milliseconds(1s))) {
+    auto slot = co_await pool_.reserve();
+    conn = std::make_unique<connection>(executor_, std::move(slot));
+    // The time limit starts now: waiting under the cap or for a descriptor is no fault of
+    // the server's.
+    const auto ec =
+        co_await connect(host, port, std::chrono::steady_clock::now() + options_.timeout, *conn);
+    if (!ec) break;
+    if (!is_out_of_descriptors(ec)) co_return failure(ec);
+    conn.reset();
+    if (!give_up) give_up = std::chrono::steady_clock::now() + options_.timeout;
+    co_await wait_for_descriptor(pause, *give_up);
+  }
+  ++connections_;
+  if (target.https) {
+    if (proxy) {
+      if (auto tunnelled = co_await tunnel(*conn, target, *proxy); tunnelled.ec)
+        co_return tunnelled;
+    }
+    if (auto secured = co_await handshake(*conn, target); secured.ec) co_return secured;
+  }
+  out = std::move(conn);
+  co_return result{};
+}
+
+// The process is out of file descriptors: local back-pressure, never a failure of the URL.
+// Closes the least recently used idle connection, or else waits until a connection closes or
+// becomes idle (at most `pause`). Past `give_up` with no connection of ours open, something
+// else holds the descriptors and no wait would end: that is the environment's failure.
+asio::awaitable<void> http_client::wait_for_descriptor(std::chrono::milliseconds pause,
+                                                       deadline give_up) {
+  if (!told_of_shortage_) {
+    told_of_shortage_ = true;
+    spdlog::warn("out of file descriptors with {} connections open: waiting for some to close",
+                 pool_.open());
+  }
+  if (pool_.close_oldest_idle()) co_return;
+  if (pool_.open() == 0 && std::chrono::steady_clock::now() >= give_up)
+    throw std::runtime_error("no file descriptor is left for a connection (see ulimit -n)");
+  co_await pool_.wait_for_change(pause);
+}
+
+asio::awaitable<error_code> http_client::connect(const std::string& host, std::uint16_t port,
+                                                 deadline until, connection& conn) {
+  host_resolver::endpoints addresses;
+  if (auto ec = co_await resolver_.resolve(host, port, until, addresses)) co_return ec;
+  // Every address (IPv6 and IPv4) gets a share of the time left, so that one which drops
+  // packets cannot use it all.
+  error_code last = asio::error::host_not_found;
+  auto& stream = conn.tcp();
+  for (std::size_t i = 0; i < addresses.size(); ++i) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= until) co_return beast::error::timeout;
+    stream.expires_at(now + (until - now) / static_cast<int>(addresses.size() - i));
+    auto [ec] = co_await stream.async_connect(addresses[i], use_tuple);
+    if (!ec) {
+      stream.expires_at(until);
+      co_return error_code{};
+    }
+    if (is_out_of_descriptors(ec)) co_return ec;  // no socket at all: no address would do
+    spdlog::debug("connecting to {} ({}) failed: {}", host, addresses[i].address().to_string(),
+                  ec.message());
+    last = ec;
+    stream.close();
+  }
+  co_return last;
+}
+
+asio::awaitable<http_client::result> http_client::tunnel(connection& conn,
+                                                         const http_target& target,
+                                                         const proxy_endpoint& proxy) {
+  const auto authority = bracketed(target.host) + ":" + std::to_string(target.port);
+  http::request<http::empty_body> request{http::verb::connect, authority, 11};
+  request.set(http::field::host, authority);
+  request.set(http::field::user_agent, options_.user_agent);
+  if (proxy.authorization) request.set(http::field::proxy_authorization, *proxy.authorization);
+  auto& stream = std::get<beast::tcp_stream>(conn.stream);
+  if (auto [ec, n] = co_await http::async_write(stream, request, use_tuple); ec)
+    co_return failure(ec);
+
+  http::response_parser<http::empty_body> parser;
+  parser.skip(true);  // a response to CONNECT has no body: the tunnel follows
+  if (auto [ec, n] = co_await http::async_read(stream, conn.buffer, parser, use_tuple); ec)
+    co_return failure(ec);
+  const auto& answer = parser.get();
+  if (answer.result_int() / 100 != 2) {
+    co_return result{fetch_errc::proxy_refused,
+                     "the proxy refused CONNECT " + authority + ": " +
+                         std::to_string(answer.result_int()) + " " + std::string(answer.reason()),
+                     {}};
+  }
+  co_return result{};
+}
+
+asio::awaitable<http_client::result> http_client::handshake(connection& conn,
+                                                            const http_target& target) {
+  beast::tcp_stream plain = std::move(std::get<beast::tcp_stream>(conn.stream));
+  auto& stream = conn.stream.emplace<beast::ssl_stream<beast::tcp_stream>>(std::move(plain), tls());
+  SSL* session = stream.native_handle();
+  const bool ip_literal = is_ip_literal(target.host);
+  if (!ip_literal) SSL_set_tlsext_host_name(session, target.host.c_str());  // SNI
+  if (!options_.insecure) {
+    X509_VERIFY_PARAM* verify = SSL_get0_param(session);
+    X509_VERIFY_PARAM_set_hostflags(verify, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+    if (ip_literal)
+      X509_VERIFY_PARAM_set1_ip_asc(verify, target.host.c_str());
+    else
+      X509_VERIFY_PARAM_set1_host(verify, target.host.c_str(), target.host.size());
+  }
+
+  auto [ec] = co_await stream.async_handshake(ssl::stream_base::client, use_tuple);
+  if (!ec) co_return result{};
+  if (ec.category() != asio::error::get_ssl_category()) co_return failure(ec);
+  const long verdict = SSL_get_verify_result(session);
+  co_return result{fetch_errc::tls,
+                   verdict != X509_V_OK ? std::string("certificate verify failed: ") +
+                                              X509_verify_cert_error_string(verdict)
+                                        : "TLS handshake failed: " + ec.message(),
+                   {}};
+}
+
+asio::awaitable<http_client::exchange_result> http_client::exchange(
+    connection& conn, const http_target& target, const proxy_endpoint* proxy,
+    std::span<const http_header> headers) {
+  // Through a proxy, plain http asks for the absolute URL; https went through a tunnel.
+  const bool absolute_form = proxy && !target.https;
+  const auto request_target =
+      absolute_form ? "http://" + host_header(target) + target.target : target.target;
+  http::request<http::empty_body> request{http::verb::get, request_target, 11};
+  request.set(http::field::host, host_header(target));
+  request.set(http::field::user_agent, options_.user_agent);
+  request.set(http::field::accept,
+              "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8");
+  request.set(http::field::accept_encoding, "gzip, deflate");
+  if (absolute_form && proxy->authorization)
+    request.set(http::field::proxy_authorization, *proxy->authorization);
+  for (const auto& header : headers)
+    request.set(header.name, header.value);
+
+  auto [write_ec, written] = co_await std::visit(
+      [&](auto& s) { return http::async_write(s, request, use_tuple); }, conn.stream);
+  if (write_ec) co_return exchange_result{failure(write_ec), false, is_closed_connection(write_ec)};
+
+  std::optional<response_parser> parser;
+  bool got_some = false;
+  auto ec = co_await read_final_response(conn, parser, options_.max_body, got_some);
+  if (ec == http::error::body_limit) ec = fetch_errc::body_too_large;
+  if (ec && ec != fetch_errc::body_too_large)
+    co_return exchange_result{failure(ec), false, !got_some && is_closed_connection(ec)};
+
+  // The header is complete: even a body over the limit leaves a status to report.
+  auto& message = parser->get();
+  const unsigned status = message.result_int();
+  if (status < 100 || status > 599) co_return exchange_result{bad_status(status), false, false};
+  exchange_result exchanged;
+  // The pool keeps it only if no byte waits past the response: those were not asked for.
+  exchanged.reusable = !ec && parser->keep_alive();
+  auto& response = exchanged.outcome.response;
+  response.status = status;
+  response.location = message[http::field::location];
+  response.content_type = message[http::field::content_type];
+  response.retry_after = message[http::field::retry_after];
+  response.body_received = message.body().size();
+  if (!ec) {
+    conn.tcp().expires_never();
+    auto decoded = decode_content(message[http::field::content_encoding], std::move(message.body()),
+                                  options_.max_body);
+    if (decoded.status == decode_status::too_large) {
+      ec = fetch_errc::body_too_large;
+    } else if (decoded.status != decode_status::ok) {
+      co_return exchange_result{{fetch_errc::bad_encoding, decoded.problem, {}}, false, false};
+    } else {
+      response.body = std::move(decoded.body);
+    }
+  }
+  if (ec) exchanged.outcome = {ec, describe(ec), std::move(response)};
+  co_return exchanged;
+}
+
+}  // namespace corocrawl

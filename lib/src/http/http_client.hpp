@@ -1,0 +1,124 @@
+#pragma once
+// An HTTP/1.1 client for the crawler: http and https (OpenSSL, verified against the system's
+// CA store), keep-alive connections pooled per origin under a cap on open connections, a DNS
+// cache, one time limit per request, gzip/deflate bodies, HTTP proxies (CONNECT for https). It
+// never follows redirects: the crawler does. Interim (1xx) responses are skipped, and a
+// connection carries another request only when nothing unasked-for waits on it.
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/system/error_code.hpp>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "corocrawl/options.hpp"
+#include "corocrawl/url.hpp"
+#include "http/connection_pool.hpp"
+#include "http/fetch_error.hpp"
+#include "http/host_resolver.hpp"
+#include "http/proxy.hpp"
+
+namespace corocrawl {
+
+struct http_response {
+  unsigned status = 0;       ///< the final response's, 200-599: interim (1xx) ones are skipped
+  std::string location;      ///< Location header; empty when absent
+  std::string content_type;  ///< Content-Type header; empty when absent
+  std::string retry_after;   ///< Retry-After header; empty when absent
+  std::string body;          ///< decoded (gzip and deflate undone)
+  /// Body bytes received as sent (before decoding); with body_too_large, those read before
+  /// reading stopped (0 when the Content-Length alone was too large).
+  std::uint64_t body_received = 0;
+};
+
+struct http_client_options {
+  std::chrono::milliseconds timeout{30'000};  ///< connect + request + response
+  std::uint64_t max_body = 10 * 1024 * 1024;  ///< decoded bytes
+  std::vector<resolve_override> resolve;
+  std::string user_agent;
+  bool insecure = false;
+  std::string ca_file;
+  proxy_options proxy;
+  /// Connections open at once, across all origins and proxies; 0: no limit. See
+  /// connection_cap().
+  std::size_t max_connections = 0;
+};
+
+/// The connection cap for a crawl of `max_tasks` concurrent requests: never more than they
+/// can use, and at most half the file descriptors the process may open (RLIMIT_NOFILE, read
+/// now) after a reserve for everything else, since folder mode's server spends one more per
+/// connection in the same process. At least 1.
+std::size_t connection_cap(int max_tasks);
+
+class http_client {
+ public:
+  struct result {
+    boost::system::error_code ec;  ///< set when there is no (complete) response
+    std::string error;             ///< what went wrong, for humans, when `ec` is set
+    /// With body_too_large, the response's status and headers (its body is empty).
+    http_response response;
+  };
+
+  /// Throws config_error for a CA file that cannot be loaded or a malformed proxy URL.
+  http_client(boost::asio::any_io_executor executor, http_client_options options);
+  ~http_client();
+  http_client(const http_client&) = delete;
+  http_client& operator=(const http_client&) = delete;
+
+  /// GETs `target` once with `headers` added, on a pooled keep-alive connection when one is
+  /// idle. A pooled connection that the server closed while idle is replaced by a fresh one
+  /// at once, without a failure. Waiting for a connection under the cap, or for a file
+  /// descriptor when the process has run out, is not counted against the time limit.
+  /// Cancellation (the caller's cancellation slot) aborts it. Throws std::runtime_error when
+  /// no descriptor frees up for a whole time limit while no connection is open.
+  boost::asio::awaitable<result> get(const http_target& target,
+                                     std::span<const http_header> headers);
+
+  /// Requests sent and connections opened (to servers or proxies) so far.
+  std::uint64_t requests() const { return requests_; }
+  std::uint64_t connections() const { return connections_; }
+
+ private:
+  using connection = http_connection;
+  struct exchange_result;
+  using deadline = std::chrono::steady_clock::time_point;
+
+  boost::asio::ssl::context& tls();
+  const proxy_endpoint* proxy_for(const http_target& target) const;
+  boost::asio::awaitable<result> open(const http_target& target, const proxy_endpoint* proxy,
+                                      std::unique_ptr<connection>& out);
+  boost::asio::awaitable<void> wait_for_descriptor(std::chrono::milliseconds pause,
+                                                   deadline give_up);
+  boost::asio::awaitable<boost::system::error_code> connect(const std::string& host,
+                                                            std::uint16_t port, deadline until,
+                                                            connection& conn);
+  boost::asio::awaitable<result> tunnel(connection& conn, const http_target& target,
+                                        const proxy_endpoint& proxy);
+  boost::asio::awaitable<result> handshake(connection& conn, const http_target& target);
+  boost::asio::awaitable<exchange_result> exchange(connection& conn, const http_target& target,
+                                                   const proxy_endpoint* proxy,
+                                                   std::span<const http_header> headers);
+
+  boost::asio::any_io_executor executor_;
+  http_client_options options_;
+  std::optional<boost::asio::ssl::context> tls_;  // made by tls() when first needed
+  std::optional<proxy_endpoint> http_proxy_;
+  std::optional<proxy_endpoint> https_proxy_;
+  host_resolver resolver_;
+  connection_pool pool_;
+  std::uint64_t requests_ = 0;
+  std::uint64_t connections_ = 0;
+  bool told_of_shortage_ = false;  // out of descriptors was logged once
+};
+
+}  // namespace corocrawl

@@ -1,0 +1,163 @@
+#include "store/crawl_store.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+namespace corocrawl {
+
+static_assert(sizeof(crawl_store::url_id) == 4);
+
+crawl_store::url_id crawl_store::add_url(std::string_view url, std::optional<url_id> referrer,
+                                         int depth) {
+  const url_id id = urls_.add(url);
+  auto& added = entries_.emplace_back();
+  added.depth = static_cast<std::uint16_t>(std::clamp(depth, 0, kMaxDepth));
+  if (referrer) {
+    added.referrer = *referrer;
+    referrer_lists_.add(added.referrers, *referrer);
+  }
+  return id;
+}
+
+void crawl_store::note_depth(url_id id, int depth) {
+  auto& e = entries_[id];
+  e.depth = static_cast<std::uint16_t>(std::min<int>(e.depth, std::clamp(depth, 0, kMaxDepth)));
+}
+
+void crawl_store::skip(url_id id, std::string_view reason) {
+  entries_[id].error = label(std::string(reason));
+}
+
+void crawl_store::note_link(url_id from, url_id to) {
+  auto& target = entries_[to];
+  if (!target.finished || target.keeps_referrers) referrer_lists_.add(target.referrers, from);
+}
+
+void crawl_store::finish(url_id id, const fetch_record& record, bool keep_referrers) {
+  auto& done = entries_[id];
+  done.finished = true;
+  done.keeps_referrers = keep_referrers;
+  if (!keep_referrers) referrer_lists_.clear(done.referrers);
+  done.size_low = static_cast<std::uint32_t>(record.size);
+  done.size_high = static_cast<std::uint32_t>(record.size >> 32);
+  done.num_urls = static_cast<std::uint32_t>(record.num_urls);
+  done.num_new_urls = static_cast<std::uint32_t>(record.num_new_urls);
+  done.tries = static_cast<std::uint16_t>(std::clamp(record.tries, 0, 0xffff));
+  done.status = static_cast<std::uint16_t>(record.status.value_or(0));
+  done.next_url = label(record.next_url);
+  done.error = label(record.error);
+  done.kind = kind_of(record);
+}
+
+std::vector<std::string> crawl_store::referrers(url_id id) const {
+  std::vector<std::string> pages;
+  for (const url_id page : referrer_lists_.ids(entries_[id].referrers))
+    pages.emplace_back(urls_[page]);
+  std::ranges::sort(pages);
+  pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+  return pages;
+}
+
+std::optional<std::string> crawl_store::first_referrer(url_id id) const {
+  if (entries_[id].referrer == kNone) return std::nullopt;
+  return std::string(urls_[entries_[id].referrer]);
+}
+
+bool crawl_store::redirects_reach(url_id start, url_id goal, int max_hops) const {
+  std::optional<url_id> at = start;
+  for (int hop = 0; at && hop <= max_hops; ++hop) {
+    if (*at == goal) return true;
+    const auto& e = entries_[*at];
+    at = e.finished && e.next_url != kNone ? find(labels_[e.next_url]) : std::nullopt;
+  }
+  return false;
+}
+
+void crawl_store::sort_by_url() {
+  order_.clear();
+  for (url_id id = 0; id < entries_.size(); ++id) {
+    if (entries_[id].finished) order_.push_back(id);
+  }
+  order_ = sorted_by_url(std::move(order_));
+}
+
+fetch_record crawl_store::at(std::size_t index) const {
+  return record(order_[index]);
+}
+
+fetch_record crawl_store::record(url_id id) const {
+  const auto& e = entries_[id];
+  const auto [content_type, encoding, failure] = kinds_[e.kind];
+  fetch_record record{.url = std::string(urls_[id]),
+                      .next_url = text(e.next_url),
+                      .error = text(e.error),
+                      .failure = text(failure),
+                      .tries = e.tries,
+                      .size = (std::uint64_t{e.size_high} << 32) | e.size_low,
+                      .content_type = text(content_type),
+                      .encoding = text(encoding),
+                      .num_urls = e.num_urls,
+                      .num_new_urls = e.num_new_urls};
+  if (e.status != 0) record.status = e.status;
+  if (e.referrer != kNone) record.referrer = std::string(urls_[e.referrer]);
+  return record;
+}
+
+std::vector<crawl_store::url_id> crawl_store::keeping_referrers() const {
+  std::vector<url_id> kept;
+  std::ranges::copy_if(order_, std::back_inserter(kept),
+                       [this](url_id id) { return entries_[id].keeps_referrers; });
+  return kept;
+}
+
+std::vector<unchecked_url> crawl_store::unchecked() const {
+  std::vector<url_id> ids;
+  for (url_id id = 0; id < entries_.size(); ++id) {
+    if (!entries_[id].finished && !is_skipped(entries_[id])) ids.push_back(id);
+  }
+  std::vector<unchecked_url> unchecked;
+  for (const url_id id : sorted_by_url(std::move(ids)))
+    unchecked.push_back({.url = std::string(urls_[id]), .referrer = first_referrer(id)});
+  return unchecked;
+}
+
+std::vector<skipped_url> crawl_store::skipped() const {
+  std::vector<url_id> ids;
+  for (url_id id = 0; id < entries_.size(); ++id) {
+    if (is_skipped(entries_[id])) ids.push_back(id);
+  }
+  std::vector<skipped_url> skipped;
+  for (const url_id id : sorted_by_url(std::move(ids))) {
+    skipped.push_back({.url = std::string(urls_[id]),
+                       .reason = labels_[entries_[id].error],
+                       .referrer = first_referrer(id)});
+  }
+  return skipped;
+}
+
+std::vector<crawl_store::url_id> crawl_store::sorted_by_url(std::vector<url_id> ids) const {
+  std::ranges::sort(ids, {}, [this](url_id id) { return urls_[id]; });
+  return ids;
+}
+
+std::uint32_t crawl_store::label(const std::optional<std::string>& text) {
+  if (!text) return kNone;
+  if (const auto it = label_ids_.find(*text); it != label_ids_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(labels_.size());
+  label_ids_.emplace(labels_.emplace_back(*text), id);
+  return id;
+}
+
+std::uint32_t crawl_store::kind_of(const fetch_record& record) {
+  const record_kind kind{label(record.content_type), label(record.encoding), label(record.failure)};
+  const auto [it, added] = kind_ids_.try_emplace(kind, static_cast<std::uint32_t>(kinds_.size()));
+  if (added) kinds_.push_back(kind);
+  return it->second;
+}
+
+std::optional<std::string> crawl_store::text(std::uint32_t label) const {
+  if (label == kNone) return std::nullopt;
+  return labels_[label];
+}
+
+}  // namespace corocrawl

@@ -1,0 +1,65 @@
+#include "store/url_table.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+
+namespace corocrawl {
+
+std::optional<url_table::id> url_table::find(std::string_view url) const {
+  if (slots_.empty()) return std::nullopt;
+  const id found = slots_[slot_of(url)];
+  if (found == kEmpty) return std::nullopt;
+  return found;
+}
+
+url_table::id url_table::add(std::string_view url) {
+  // At most 70% full: linear probing stays short, and the index costs 6-12 bytes a URL.
+  if ((refs_.size() + 1) * 10 > slots_.size() * 7) grow();
+  const auto added = static_cast<id>(refs_.size());
+  refs_.push_back(store(url));
+  slots_[slot_of(url)] = added;
+  return added;
+}
+
+std::string_view url_table::operator[](id i) const {
+  const std::uint32_t ref = refs_[i];
+  if ((ref & kApart) != 0) return apart_[ref & ~kApart];
+  return blocks_[ref >> kBlockBits].get() + (ref & (kBlockSize - 1));
+}
+
+std::size_t url_table::slot_of(std::string_view url) const {
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t slot = std::hash<std::string_view>{}(url)&mask;; slot = (slot + 1) & mask) {
+    const id here = slots_[slot];
+    if (here == kEmpty || (*this)[here] == url) return slot;
+  }
+}
+
+std::uint32_t url_table::store(std::string_view url) {
+  const bool fits = url.size() + 1 <= kBlockSize - used_;
+  const bool apart = url.size() >= kBlockSize / 16 || url.find('\0') != std::string_view::npos ||
+                     (!fits && blocks_.size() == kApart >> kBlockBits);  // refs would reach kApart
+  if (apart) {
+    apart_.emplace_back(url);
+    return kApart | static_cast<std::uint32_t>(apart_.size() - 1);
+  }
+  if (!fits) {
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(kBlockSize));
+    used_ = 0;
+  }
+  char* text = blocks_.back().get() + used_;
+  std::memcpy(text, url.data(), url.size());
+  text[url.size()] = '\0';
+  const auto ref = static_cast<std::uint32_t>(((blocks_.size() - 1) << kBlockBits) + used_);
+  used_ += url.size() + 1;
+  return ref;
+}
+
+void url_table::grow() {
+  slots_.assign(std::max<std::size_t>(1024, slots_.size() * 2), kEmpty);
+  for (id i = 0; i < refs_.size(); ++i)
+    slots_[slot_of((*this)[i])] = i;
+}
+
+}  // namespace corocrawl

@@ -1,0 +1,171 @@
+// The seed's host rules (crawling.py host_okay) plus exclusion patterns.
+
+#include "corocrawl/scope.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <boost/url/parse.hpp>
+#include <boost/url/url_view.hpp>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "text/ascii.hpp"
+
+namespace corocrawl {
+namespace {
+
+namespace urls = boost::urls;
+
+// A host as compared: lower-case, without IPv6 brackets or a trailing root dot.
+std::string comparable_host(std::string_view host) {
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  } else if (host.size() > 1 && host.back() == '.') {
+    host.remove_suffix(1);
+  }
+  return ascii::to_lower(host);
+}
+
+// IPv6 literals contain ':'; the seed treats hosts made of digits and dots as IPv4.
+bool is_ip_literal(std::string_view host) {
+  if (host.find(':') != std::string_view::npos) return true;
+  return !host.empty() && host.find_first_not_of("0123456789.") == std::string_view::npos;
+}
+
+// The seed's lenient_host, joined with '.' so that "ab.c" and "a.bc" stay apart.
+std::string last_two_labels(std::string_view host) {
+  const std::size_t last_dot = host.rfind('.');
+  if (last_dot == std::string_view::npos || last_dot == 0) return std::string(host);
+  const std::size_t previous_dot = host.rfind('.', last_dot - 1);
+  return std::string(previous_dot == std::string_view::npos ? host : host.substr(previous_dot + 1));
+}
+
+// The host of an absolute URL as written (IPv6 without brackets); nullopt when it has none.
+std::optional<std::string> host_of(urls::url_view u) {
+  if (!u.has_authority() || u.encoded_host().empty()) return std::nullopt;
+  if (u.host_type() == urls::host_type::ipv6) return std::string(u.encoded_host_address());
+  return std::string(u.encoded_host());
+}
+
+bool is_http(urls::url_view u) {
+  const std::string scheme = ascii::to_lower(u.scheme());
+  return scheme == "http" || scheme == "https";
+}
+
+// Lets the sets of URLs below be searched with a string_view.
+struct url_hash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view url) const noexcept {
+    return std::hash<std::string_view>{}(url);
+  }
+};
+
+}  // namespace
+
+// The URLs each exclude pattern gave up on, so that a URL linked from every page costs one
+// search that gives up, not one per page.
+struct scope::give_up_record {
+  static constexpr std::size_t max_bytes = 4 * 1024 * 1024;
+
+  explicit give_up_record(std::size_t patterns) : gave_up_on(patterns), warned(patterns) {}
+
+  // Whether `pattern` gave up on `url` before.
+  bool known(std::size_t pattern, std::string_view url) const {
+    if (!any.load(std::memory_order_acquire)) return false;  // the usual case: no lock
+    const std::lock_guard lock(mutex);
+    return gave_up_on[pattern].contains(url);
+  }
+
+  void note(std::size_t pattern, const url_pattern& exclude, std::string_view url) {
+    const std::lock_guard lock(mutex);
+    ++count;
+    if (bytes + url.size() <= max_bytes && gave_up_on[pattern].emplace(url).second) {
+      bytes += url.size();
+      any.store(true, std::memory_order_release);
+    }
+    const bool first = !warned[pattern];
+    warned[pattern] = true;
+    spdlog::log(first ? spdlog::level::warn : spdlog::level::debug,
+                "exclude pattern \"{}\" gave up on {}: the search took too many steps, so the URL "
+                "is not excluded{}",
+                shortened_for_message(exclude.text()), shortened_for_message(url, 200),
+                first ? " (nested repetitions such as \"(a*)*\" cause this; later URLs this "
+                        "pattern gives up on are logged at debug level)"
+                      : "");
+  }
+
+  mutable std::mutex mutex;
+  std::atomic<bool> any{false};
+  std::vector<std::unordered_set<std::string, url_hash, std::equal_to<>>> gave_up_on;
+  std::vector<bool> warned;  // per pattern: its first give-up was logged
+  std::size_t bytes = 0;
+  std::size_t count = 0;
+};
+
+scope::scope(std::span<const std::string> root_urls, bool strict, std::vector<url_pattern> exclude)
+    : strict_(strict),
+      exclude_(std::move(exclude)),
+      give_ups_(std::make_unique<give_up_record>(exclude_.size())) {
+  for (const std::string& root : root_urls) {
+    const auto parsed = urls::parse_uri(root);
+    if (!parsed) continue;
+    const auto host = host_of(*parsed);
+    if (!host) continue;
+    const std::string h = comparable_host(*host);
+    root_hosts_.insert(strict_ || is_ip_literal(h) ? h : last_two_labels(h));
+  }
+}
+
+scope::~scope() = default;
+scope::scope(scope&&) noexcept = default;
+scope& scope::operator=(scope&&) noexcept = default;
+
+bool scope::host_allowed(std::string_view host) const {
+  const std::string h = comparable_host(host);
+  if (h.empty()) return false;
+  if (root_hosts_.contains(h)) return true;
+  if (is_ip_literal(h)) return false;
+  if (!strict_) {
+    // A name's last two labels are never an IP root ("x.1.2" must not match root "1.2").
+    const std::string key = last_two_labels(h);
+    return !is_ip_literal(key) && root_hosts_.contains(key);
+  }
+  // Strict: equal modulo one leading "www.".
+  const std::string other = h.starts_with("www.") ? h.substr(4) : "www." + h;
+  return !is_ip_literal(other) && root_hosts_.contains(other);
+}
+
+bool scope::allows(std::string_view url) const {
+  if (url.size() > max_url_length) return false;
+  const auto parsed = urls::parse_uri(url);
+  if (!parsed || !is_http(*parsed)) return false;
+  const auto host = host_of(*parsed);
+  return host && host_allowed(*host) && !excluded(url);
+}
+
+bool scope::excluded(std::string_view url) const {
+  for (std::size_t i = 0; i < exclude_.size(); ++i) {
+    if (give_ups_->known(i, url)) continue;
+    switch (exclude_[i].search(url)) {
+      case search_outcome::match:
+        return true;
+      case search_outcome::no_match:
+        break;
+      case search_outcome::gave_up:
+        give_ups_->note(i, exclude_[i], url);
+        break;
+    }
+  }
+  return false;
+}
+
+std::size_t scope::give_ups() const {
+  const std::lock_guard lock(give_ups_->mutex);
+  return give_ups_->count;
+}
+
+}  // namespace corocrawl
