@@ -227,7 +227,7 @@ http_header checked_header(std::string_view name, std::string_view header_name,
     fail(name_of(name) + "the value of header " + quoted(header_name) +
          " contains a control character");
   }
-  const std::string_view kept = trimmed(value);
+  const std::string_view kept = ascii::trim(value);
   check_header_line(name, "the " + quoted(header_name) + " header line",
                     header_line_size(header_name, kept.size()));
   return http_header{std::string(header_name), std::string(kept)};
@@ -247,7 +247,7 @@ std::string parse_user(std::string_view name, std::string_view text) {
 }
 
 std::string parse_user_agent(std::string_view name, std::string_view text) {
-  const std::string_view agent = trimmed(text);
+  const std::string_view agent = ascii::trim(text);
   if (agent.empty()) fail(name_of(name) + "expected a non-empty string, got " + quoted(text));
   if (has_control(agent)) fail(name_of(name) + "contains a control character");
   check_header_line(name, "the User-Agent header line",

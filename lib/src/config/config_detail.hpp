@@ -19,15 +19,8 @@
 
 namespace corocrawl::detail {
 
-/// Error messages are one line whatever the user typed or a library said.
-inline std::string one_line(std::string text) {
-  std::replace_if(
-      text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
-  return text;
-}
-
 [[noreturn]] inline void fail(std::string message) {
-  throw config_error(one_line(std::move(message)));
+  throw config_error(ascii::one_line(std::move(message)));
 }
 
 inline std::string quoted(std::string_view text) {
@@ -98,15 +91,6 @@ inline bool valid_host_name(std::string_view host) {
   return !host.empty() && std::all_of(host.begin(), host.end(), [](char c) {
     return ascii::is_alpha(c) || ascii::is_digit(c) || c == '-' || c == '.' || c == '_';
   });
-}
-
-/// `text` without the ASCII whitespace around it.
-inline std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && ascii::is_space(text.front()))
-    text.remove_prefix(1);
-  while (!text.empty() && ascii::is_space(text.back()))
-    text.remove_suffix(1);
-  return text;
 }
 
 /// A number as TOML gave it, for messages: "0", "1.5", "nan".

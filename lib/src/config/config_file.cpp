@@ -346,7 +346,7 @@ class config_reader {
       // One proxy for both schemes; "" means none, whatever the environment says.
       crawl.proxy.http_proxy = crawl.proxy.https_proxy = parsed(parse_proxy_url);
     } else if (key == "no_proxy") {
-      crawl.proxy.no_proxy = trimmed(string(node, key));
+      crawl.proxy.no_proxy = ascii::trim(string(node, key));
     } else if (key == "json") {
       const std::string& path = string(node, key);
       if (path.empty()) fail_at(node.source(), "json: expected a file name or \"-\", got \"\"");

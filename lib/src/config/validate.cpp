@@ -49,7 +49,8 @@ std::size_t header_lines_size(const std::vector<http_header>& headers) {
 /// another. Each line was checked on its own already.
 void check_request_headers(const crawl_options& c) {
   std::size_t size = header_lines_size(c.headers);
-  if (!c.user_agent.empty()) size += header_line_size("User-Agent", trimmed(c.user_agent).size());
+  if (!c.user_agent.empty())
+    size += header_line_size("User-Agent", ascii::trim(c.user_agent).size());
   if (c.user) size += header_line_size("Authorization", basic_credentials_size(c.user->size()));
   std::size_t largest_host = 0;
   for (const auto& [host, headers] : c.host_headers)

@@ -61,6 +61,15 @@ constexpr std::string_view trim_ows(std::string_view s) {
   return s;
 }
 
+/// `s` without the ASCII whitespace (is_space) around it.
+constexpr std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front()))
+    s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back()))
+    s.remove_suffix(1);
+  return s;
+}
+
 /// C0 controls and DEL.
 constexpr bool is_control(char c) {
   const auto byte = static_cast<unsigned char>(c);
@@ -84,6 +93,14 @@ inline std::string escape_controls(std::string_view text) {
     }
   }
   return out;
+}
+
+/// `text` with CR and LF turned into spaces: what users typed, or a library said, as one line
+/// of an error message.
+inline std::string one_line(std::string text) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return text;
 }
 
 /// Equal ignoring ASCII case.
