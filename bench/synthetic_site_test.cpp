@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "corocrawl/links.hpp"
-#include "corocrawl/url.hpp"
+#include "html/links.hpp"
+#include "url/url.hpp"
 
 namespace corocrawl::bench {
 namespace {

@@ -15,7 +15,7 @@
 
 #include "check.hpp"
 #include "compression.hpp"
-#include "corocrawl/content_type.hpp"
+#include "http/content_type.hpp"
 #include "http/decompress.hpp"
 #include "http/retry_after.hpp"
 #include "text/ascii.hpp"

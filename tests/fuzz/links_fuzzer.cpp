@@ -48,9 +48,9 @@
 #include <vector>
 
 #include "check.hpp"
-#include "corocrawl/links.hpp"
-#include "corocrawl/url.hpp"
+#include "html/links.hpp"
 #include "text/ascii.hpp"
+#include "url/url.hpp"
 
 namespace {
 

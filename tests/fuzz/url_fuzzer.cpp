@@ -12,8 +12,8 @@
 #include <string_view>
 
 #include "check.hpp"
-#include "corocrawl/url.hpp"
 #include "text/ascii.hpp"
+#include "url/url.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Local folder mode's web server: the target-to-path mapping on its own (no sockets), then the
 // server for real over 127.0.0.1 with a small Beast client, raw bytes where a real client
 // would have cleaned the request up first.
-#include "corocrawl/static_site_server.hpp"
+#include "serve/static_site_server.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

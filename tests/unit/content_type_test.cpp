@@ -1,6 +1,6 @@
 // Content-Type parsing and the media type for a file name.
 
-#include "corocrawl/content_type.hpp"
+#include "http/content_type.hpp"
 
 #include <gtest/gtest.h>
 

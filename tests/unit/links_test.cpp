@@ -1,6 +1,6 @@
 // Link extraction: what a browser would treat as a link, and nothing else.
 
-#include "corocrawl/links.hpp"
+#include "html/links.hpp"
 
 #include <gtest/gtest.h>
 #include <pthread.h>

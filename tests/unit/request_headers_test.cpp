@@ -12,7 +12,7 @@
 
 #include "corocrawl/errors.hpp"
 #include "corocrawl/root.hpp"
-#include "corocrawl/url.hpp"
+#include "url/url.hpp"
 
 namespace corocrawl {
 namespace {

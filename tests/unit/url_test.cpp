@@ -1,6 +1,6 @@
 // URL normalisation, browser-like link resolution and request targets.
 
-#include "corocrawl/url.hpp"
+#include "url/url.hpp"
 
 #include <gtest/gtest.h>
 

@@ -10,12 +10,12 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <random>
 
-#include "corocrawl/content_type.hpp"
-#include "corocrawl/links.hpp"
-#include "corocrawl/url.hpp"
 #include "corocrawl/version.hpp"
+#include "html/links.hpp"
+#include "http/content_type.hpp"
 #include "http/request_headers.hpp"
 #include "url/trap_rules.hpp"
+#include "url/url.hpp"
 
 namespace corocrawl {
 

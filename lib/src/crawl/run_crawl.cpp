@@ -11,8 +11,8 @@
 #include "corocrawl/config.hpp"
 #include "corocrawl/crawl.hpp"
 #include "corocrawl/root.hpp"
-#include "corocrawl/static_site_server.hpp"
 #include "crawl/crawler.hpp"
+#include "serve/static_site_server.hpp"
 
 namespace corocrawl {
 

@@ -6,7 +6,7 @@
 // (markup_limiter.hpp), and an assert that still fires ends only the parse (parse_guarded).
 // A parse also ends early when asked to stop or when it runs past its budget (parse_watch).
 
-#include "corocrawl/links.hpp"
+#include "html/links.hpp"
 
 #include <gumbo.h>
 #include <setjmp.h>
@@ -23,9 +23,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "corocrawl/url.hpp"
 #include "html/link_tags.hpp"
 #include "html/markup_limiter.hpp"
+#include "url/url.hpp"
 
 namespace corocrawl {
 namespace {

@@ -1,6 +1,6 @@
 // Content-Type parsing (RFC 9110 section 8.3) and a media type per file extension.
 
-#include "corocrawl/content_type.hpp"
+#include "http/content_type.hpp"
 
 #include <array>
 #include <string>

@@ -22,11 +22,11 @@
 #include <vector>
 
 #include "corocrawl/options.hpp"
-#include "corocrawl/url.hpp"
 #include "http/connection_pool.hpp"
 #include "http/fetch_error.hpp"
 #include "http/host_resolver.hpp"
 #include "http/proxy.hpp"
+#include "url/url.hpp"
 
 namespace corocrawl {
 

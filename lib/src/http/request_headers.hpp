@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "corocrawl/options.hpp"
-#include "corocrawl/url.hpp"
+#include "url/url.hpp"
 
 namespace corocrawl {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "corocrawl/static_site_server.hpp"
+#include "serve/static_site_server.hpp"
 
 namespace corocrawl {
 

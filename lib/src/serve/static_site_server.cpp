@@ -1,7 +1,7 @@
 // Local folder mode's web server: serves a directory of built HTML on 127.0.0.1 so the crawler
 // can fetch it like any other site. One io_context on a thread of its own, one coroutine per
 // connection; everything but the constructor and destructor runs on that thread.
-#include "corocrawl/static_site_server.hpp"
+#include "serve/static_site_server.hpp"
 
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
@@ -35,7 +35,7 @@
 #include <thread>
 #include <utility>
 
-#include "corocrawl/content_type.hpp"
+#include "http/content_type.hpp"
 #include "serve/confined_directory.hpp"
 
 namespace corocrawl {

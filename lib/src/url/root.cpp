@@ -13,8 +13,8 @@
 #include <system_error>
 
 #include "corocrawl/errors.hpp"
-#include "corocrawl/url.hpp"
 #include "text/ascii.hpp"
+#include "url/url.hpp"
 
 namespace corocrawl {
 namespace {

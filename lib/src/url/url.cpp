@@ -5,7 +5,7 @@
 // segments above the root. So components are normalised and references resolved
 // (RFC 3986 5.2.2) in this file.
 
-#include "corocrawl/url.hpp"
+#include "url/url.hpp"
 
 #include <algorithm>
 #include <boost/url/parse.hpp>
