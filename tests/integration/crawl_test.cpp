@@ -193,7 +193,7 @@ TEST_F(CrawlTest, MaxTriesWithConnectionsReset) {
   EXPECT_EQ(failed.status, std::nullopt);
   EXPECT_EQ(failed.tries, 1);
   EXPECT_EQ(failed.error, "connection reset");
-  EXPECT_EQ(failed.failure, "reset");
+  EXPECT_EQ(failed.failure, fetch_failure::reset);
   ASSERT_EQ(result.broken.size(), 1u);
   EXPECT_EQ(result.broken[0].error, "connection reset");
 }
@@ -205,7 +205,7 @@ TEST_F(CrawlTest, EveryTryFailsWhenTheServerClosesWithoutAnswering) {
   ASSERT_EQ(result.records.size(), 1u);
   EXPECT_EQ(result.records[0].status, std::nullopt);
   EXPECT_EQ(result.records[0].tries, 3);
-  EXPECT_EQ(result.records[0].failure, "closed");
+  EXPECT_EQ(result.records[0].failure, fetch_failure::closed);
   EXPECT_EQ(server_.requests_for("/"), 3u);
 }
 
@@ -429,7 +429,7 @@ TEST_F(CrawlTest, ServerThatNeverAnswersTimesOut) {
   ASSERT_EQ(result.records.size(), 1u);
   EXPECT_EQ(result.records[0].status, std::nullopt);
   EXPECT_EQ(result.records[0].error, "timed out");
-  EXPECT_EQ(result.records[0].failure, "timeout");
+  EXPECT_EQ(result.records[0].failure, fetch_failure::timeout);
   EXPECT_EQ(result.records[0].tries, 2);
   EXPECT_EQ(server_.requests_for("/"), 2u);
 }
@@ -445,7 +445,7 @@ TEST_F(CrawlTest, ConnectionRefused) {
   const auto result = crawl({root}, [](crawl_options& o) { o.max_tries = 2; });
   ASSERT_EQ(result.records.size(), 1u);
   EXPECT_EQ(result.records[0].error, "connection refused");
-  EXPECT_EQ(result.records[0].failure, "refused");
+  EXPECT_EQ(result.records[0].failure, fetch_failure::refused);
   EXPECT_EQ(result.records[0].tries, 2);
 }
 
@@ -457,7 +457,7 @@ TEST_F(CrawlTest, TruncatedResponse) {
   });
   const auto result = crawl({}, [](crawl_options& o) { o.max_tries = 1; });
   ASSERT_EQ(result.records.size(), 1u);
-  EXPECT_EQ(result.records[0].failure, "truncated");
+  EXPECT_EQ(result.records[0].failure, fetch_failure::truncated);
   EXPECT_EQ(result.records[0].error, "truncated response");
 }
 
@@ -467,7 +467,7 @@ TEST_F(CrawlTest, GarbageResponseIsAProtocolFailure) {
   });
   const auto result = crawl();
   ASSERT_EQ(result.records.size(), 1u);
-  EXPECT_EQ(result.records[0].failure, "protocol");
+  EXPECT_EQ(result.records[0].failure, fetch_failure::protocol);
   EXPECT_EQ(result.records[0].tries, 1);  // not a network failure: not retried
 }
 

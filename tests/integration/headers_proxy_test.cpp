@@ -152,7 +152,7 @@ TEST(Proxy, RefusedConnectIsAFailure) {
   options.proxy.https_proxy = proxy.url();
   const auto result = run_crawl(options);
   ASSERT_EQ(result.records.size(), 1u);
-  EXPECT_EQ(result.records[0].failure, "proxy");
+  EXPECT_EQ(result.records[0].failure, fetch_failure::proxy);
   EXPECT_TRUE(result.records[0].error->starts_with("the proxy refused CONNECT site.test:1: 502"))
       << *result.records[0].error;
 }

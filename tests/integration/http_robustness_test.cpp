@@ -68,7 +68,7 @@ TEST(HttpRobustness, CorruptGzipIsAFailure) {
   add_encoded_page(server, "/", "gzip", "this is not gzip at all");
   const auto result = run_crawl(options_for({server.url("/")}));
   ASSERT_EQ(result.records.size(), 1u);
-  EXPECT_EQ(result.records[0].failure, "protocol");
+  EXPECT_EQ(result.records[0].failure, fetch_failure::protocol);
   EXPECT_EQ(result.records[0].tries, 1);
   EXPECT_EQ(result.broken.size(), 1u);
 }
@@ -187,10 +187,20 @@ TEST(HttpRobustness, MaxTimeEndsTheCrawl) {
 TEST(HttpRobustness, ATemporaryLookupFailureIsRetriedAPermanentOneIsNot) {
   // EAI_AGAIN says the resolver could not answer now; EAI_NONAME that the name does not exist.
   EXPECT_TRUE(is_retryable(boost::asio::error::host_not_found_try_again));
-  EXPECT_EQ(failure_kind(boost::asio::error::host_not_found_try_again), "dns");
+  EXPECT_EQ(failure_kind(boost::asio::error::host_not_found_try_again), fetch_failure::dns);
   EXPECT_EQ(describe(boost::asio::error::host_not_found_try_again), "host lookup failed for now");
   EXPECT_FALSE(is_retryable(boost::asio::error::host_not_found));
   EXPECT_EQ(describe(boost::asio::error::host_not_found), "host not found");
+}
+
+TEST(HttpRobustness, AnErrorCodeEqualsTheConditionOfItsFailureKind) {
+  const boost::system::error_code reset = boost::asio::error::connection_reset;
+  EXPECT_EQ(failure_kind(reset), fetch_failure::reset);
+  EXPECT_TRUE(reset == fetch_failure::reset);
+  EXPECT_FALSE(reset == fetch_failure::closed);
+  EXPECT_TRUE(make_error_code(fetch_errc::proxy_refused) == fetch_failure::proxy);
+  EXPECT_FALSE(boost::system::error_code{} == fetch_failure::network);
+  EXPECT_EQ(make_error_condition(fetch_failure::body_too_large).message(), "body_too_large");
 }
 
 }  // namespace

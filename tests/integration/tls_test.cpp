@@ -48,7 +48,7 @@ TEST_F(TlsTest, UnknownCaFailsWithoutRetrying) {
   ASSERT_EQ(result.records.size(), 1u);
   const auto& r = result.records[0];
   EXPECT_EQ(r.status, std::nullopt);
-  EXPECT_EQ(r.failure, "tls");
+  EXPECT_EQ(r.failure, fetch_failure::tls);
   // The server sends its chain, CA included: an untrusted root in the chain.
   EXPECT_EQ(r.error, "certificate verify failed: self-signed certificate in certificate chain");
   EXPECT_EQ(r.tries, 1);
@@ -88,7 +88,7 @@ TEST_F(TlsTest, HostNameIsVerifiedAndSentWithSni) {
   result = run_crawl(options);
   ASSERT_EQ(result.records.size(), 1u);
   EXPECT_EQ(result.records[0].error, "certificate verify failed: hostname mismatch");
-  EXPECT_EQ(result.records[0].failure, "tls");
+  EXPECT_EQ(result.records[0].failure, fetch_failure::tls);
 }
 
 TEST_F(TlsTest, HttpAndHttpsInOneCrawlWithRedirectsBetween) {

@@ -81,7 +81,7 @@ TEST(CrawlStore, RecordsComeBackAsTheyWentInSortedByUrl) {
                false);
   store.finish(missing, {.status = 404, .tries = 1, .size = 9, .content_type = "text/html"}, true);
   store.finish(old, {.status = 301, .next_url = "http://a.test/", .tries = 1}, false);
-  store.finish(slow, {.error = "timed out", .failure = "timeout", .tries = 4}, true);
+  store.finish(slow, {.error = "timed out", .failure = fetch_failure::timeout, .tries = 4}, true);
   store.sort_by_url();
 
   ASSERT_EQ(store.size(), 4u);
@@ -100,7 +100,7 @@ TEST(CrawlStore, RecordsComeBackAsTheyWentInSortedByUrl) {
   EXPECT_EQ(second.url, "http://a.test/b-slow");
   EXPECT_FALSE(second.status);
   EXPECT_EQ(second.error, "timed out");
-  EXPECT_EQ(second.failure, "timeout");
+  EXPECT_EQ(second.failure, fetch_failure::timeout);
   EXPECT_EQ(second.tries, 4);
   EXPECT_EQ(second.referrer, "http://a.test/missing");
   EXPECT_EQ(store.at(2).encoding, std::nullopt);

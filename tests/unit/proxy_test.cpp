@@ -197,6 +197,11 @@ TEST(BypassesProxy, ListWithSpacesAndEmptyEntries) {
   EXPECT_FALSE(bypasses_proxy("example.net", ",,, "));
 }
 
+TEST(BypassesProxy, EntriesAreTrimmedAsCurlDoesVerticalTabIncluded) {
+  EXPECT_TRUE(bypasses_proxy("internal.test", "\v\f internal.test\r\n\v"));
+  EXPECT_FALSE(bypasses_proxy("internal.test", "\x01internal.test"));
+}
+
 TEST(BypassesProxy, StarAloneMatchesEverything) {
   EXPECT_TRUE(bypasses_proxy("example.com", "*"));
   EXPECT_TRUE(bypasses_proxy("10.1.2.3", "example.org, *"));

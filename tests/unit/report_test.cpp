@@ -9,6 +9,8 @@
 #include <sstream>
 #include <streambuf>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "corocrawl/utf8.hpp"
 
@@ -41,7 +43,10 @@ crawl_result sample_result() {
       page("http://a.test/logo.png", 200, "image/png", 40),
       page("http://a.test/missing", 404, "text/html", 9),
       {.url = "http://a.test/old", .status = 301, .next_url = "http://a.test/", .tries = 1},
-      {.url = "http://a.test/slow", .error = "timed out", .failure = "timeout", .tries = 4},
+      {.url = "http://a.test/slow",
+       .error = "timed out",
+       .failure = fetch_failure::timeout,
+       .tries = 4},
   };
   result.broken = {{"http://a.test/missing", 404, std::nullopt, {"http://a.test/"}},
                    {"http://a.test/slow", std::nullopt, "timed out", {"http://a.test/"}}};
@@ -58,6 +63,26 @@ TEST(Stats, SeedCategoriesWithStatusAndFailureKinds) {
       {"other_bytes", 40}, {"redirect", 1}, {"error", 1},        {"error_bytes", 9},
       {"status_404", 1},   {"fail", 1},     {"fail_timeout", 1}, {"rate_limited", 0}};
   EXPECT_EQ(stats, expected);
+}
+
+TEST(Stats, EveryFailureKindHasItsOwnKey) {
+  using enum fetch_failure;
+  const std::vector<std::pair<fetch_failure, std::string>> kinds = {
+      {refused, "fail_refused"}, {reset, "fail_reset"},
+      {closed, "fail_closed"},   {truncated, "fail_truncated"},
+      {timeout, "fail_timeout"}, {dns, "fail_dns"},
+      {tls, "fail_tls"},         {protocol, "fail_protocol"},
+      {proxy, "fail_proxy"},     {body_too_large, "fail_body_too_large"},
+      {network, "fail_network"}};
+  std::vector<fetch_record> records;
+  for (const auto& [kind, key] : kinds)
+    records.push_back({.url = key, .failure = kind, .tries = 1});
+  records.push_back({.url = "no kind", .tries = 1});
+  const auto stats = compute_stats(records);
+  for (const auto& [kind, key] : kinds)
+    EXPECT_EQ(stats.count(key) ? stats.at(key) : 0u, 1u) << key;
+  EXPECT_EQ(stats.at("fail_unknown"), 1u);
+  EXPECT_EQ(stats.at("fail"), kinds.size() + 1);
 }
 
 TEST(Stats, BaseKeysArePresentWhenZero) {
@@ -82,7 +107,8 @@ TEST(Broken, WhatCountsAsBroken) {
   EXPECT_TRUE(is_broken({.url = "u", .status = 302, .error = "redirect limit reached"}));
   EXPECT_TRUE(is_broken(page("u", 404, "text/html", 0)));
   EXPECT_TRUE(is_broken(page("u", 500, "text/html", 0)));
-  EXPECT_TRUE(is_broken({.url = "u", .error = "connection refused", .failure = "refused"}));
+  EXPECT_TRUE(
+      is_broken({.url = "u", .error = "connection refused", .failure = fetch_failure::refused}));
 }
 
 TEST(Passed, NeedsNothingBrokenAndNoInterruption) {

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
+
+#include "url/host.hpp"
 
 namespace corocrawl {
 namespace {
@@ -467,6 +470,38 @@ TEST(OriginKey, SchemeHostAndAlwaysThePort) {
   // http and https on one host are different origins.
   EXPECT_NE(origin_key(*split_http_url("http://a.test/")),
             origin_key(*split_http_url("https://a.test/")));
+}
+
+// ---- scheme_of, and host.hpp: ports and brackets ----------------------------------------
+
+TEST(SchemeOf, IsTheRfc3986SchemeBeforeTheFirstColonLowerCased) {
+  EXPECT_EQ(scheme_of("HTTP://a/"), opt("http"));
+  EXPECT_EQ(scheme_of("svn+ssh:x"), opt("svn+ssh"));
+  EXPECT_EQ(scheme_of("localhost:8080"), opt("localhost"));
+  EXPECT_EQ(scheme_of("/a:b"), std::nullopt);
+  EXPECT_EQ(scheme_of("1a:b"), std::nullopt);
+  EXPECT_EQ(scheme_of("a b:c"), std::nullopt);
+  EXPECT_EQ(scheme_of(":x"), std::nullopt);
+  EXPECT_EQ(scheme_of("noscheme"), std::nullopt);
+}
+
+TEST(ParsePort, DecimalDigitsUpTo65535) {
+  EXPECT_EQ(parse_port("8080"), std::optional<std::uint16_t>(8080));
+  EXPECT_EQ(parse_port("00080"), std::optional<std::uint16_t>(80));
+  EXPECT_EQ(parse_port("65535"), std::optional<std::uint16_t>(65535));
+  EXPECT_EQ(parse_port("0"), std::optional<std::uint16_t>(0));  // callers decide about 0
+  for (const char* bad : {"", "65536", "4294967297", "-1", "+1", " 80", "80 ", "8a", "0x50"})
+    EXPECT_EQ(parse_port(bad), std::nullopt) << bad;
+}
+
+TEST(HostHelpers, BracketsGoAroundIpv6LiteralsOnly) {
+  EXPECT_EQ(without_brackets("[::1]"), "::1");
+  EXPECT_EQ(without_brackets("a.test"), "a.test");
+  EXPECT_EQ(without_brackets("[::1"), "[::1");
+  EXPECT_EQ(bracketed("::1"), "[::1]");
+  EXPECT_EQ(bracketed("a.test"), "a.test");
+  EXPECT_EQ(host_and_port("::1", 8080), "[::1]:8080");
+  EXPECT_EQ(host_and_port("10.0.0.1", 80), "10.0.0.1:80");
 }
 
 }  // namespace

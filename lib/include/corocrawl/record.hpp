@@ -12,15 +12,17 @@
 #include <utility>
 #include <vector>
 
+#include "corocrawl/failure.hpp"
+
 namespace corocrawl {
 
 /// One URL fetched (or tried), as in the seed's FetchStatistic.
 struct fetch_record {
-  std::string url;                      ///< normalised
-  std::optional<unsigned> status;       ///< none when every try failed
-  std::optional<std::string> next_url;  ///< absolute redirect target
-  std::optional<std::string> error;     ///< "connection reset", "redirect limit reached"...
-  std::optional<std::string> failure;   ///< kind of failure when status is none: "reset"...
+  std::string url;                       ///< normalised
+  std::optional<unsigned> status;        ///< none when every try failed
+  std::optional<std::string> next_url;   ///< absolute redirect target
+  std::optional<std::string> error;      ///< "connection reset", "redirect limit reached"...
+  std::optional<fetch_failure> failure;  ///< kind of failure when status is none
   int tries = 0;
   std::uint64_t size = 0;                   ///< body bytes
   std::optional<std::string> content_type;  ///< media type without parameters
@@ -30,7 +32,8 @@ struct fetch_record {
   std::optional<std::string> referrer;      ///< first page that linked here; none for roots
 };
 
-/// Where a record_list's records come from.
+/// Where a record_list's records come from: the crawl's own tables (or a vector, for a result
+/// made by hand). A library user reads records through record_list and never needs one.
 class record_source {
  public:
   virtual ~record_source() = default;

@@ -9,29 +9,6 @@
 
 namespace corocrawl {
 
-/// How much of a page gumbo parses. All three give the same links (the tests compare them).
-/// - compact (the default): only the page's link tags, where nothing on the page lets HTML's
-///   tree builder change which tags are links (no <select>, <template>, <noscript> or
-///   <frameset>, SVG and MathML simply nested); else as shrunk. Its memory stays small
-///   however large the page.
-/// - shrunk: a shrunk copy of the page, several times faster to parse and smaller in memory
-///   than the page: text runs, comments and attributes that cannot change which links the
-///   page has are reduced or left out.
-/// - whole: the page as it is.
-enum class markup_reading { compact, shrunk, whole };
-
-/// Parses `html` and returns the distinct links of the page, in document order (reading
-/// link tags, compact gives source order, which differs where misnested markup makes the tree
-/// builder move elements): the href of
-/// every <a>, <area> and <link> element, resolved against the page's <base href> (itself
-/// resolved against `page_url`) or `page_url`, and normalised (see resolve_link). Nothing in
-/// comments, <script>, <style>, <template> or text is a link. Any scheme is returned
-/// (mailto:, ftp: ...); hrefs that cannot be resolved are skipped. Never throws on malformed
-/// markup or invalid UTF-8; a page that still trips one of gumbo's assert()s gives no links
-/// (gumbo prints the assertion to stderr).
-std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,
-                                       markup_reading reading = markup_reading::compact);
-
 /// How a parse ended.
 enum class parse_outcome {
   complete,     ///< every link of the page was found
@@ -55,10 +32,39 @@ struct page_links {
   parse_outcome outcome = parse_outcome::complete;
 };
 
-/// The same as extract_links, reading compact, for a page handed over: it is freed as soon as
-/// its link tags or shrunk copy are read, so a large page and its parse tree are not in memory
-/// at once. Says whether the parse completed (else it found none or only some links).
+/// The links of a page handed over (see extract_links below for which links: it is the same
+/// reading compact): the page is freed as soon as its link tags or shrunk copy are read, so a
+/// large page and its parse tree are not in memory at once. Says whether the parse completed
+/// (else it found none or only some links).
 page_links extract_links_taking(std::string&& html, std::string_view page_url,
                                 const parse_limits& limits = {});
+
+// ---- For tests, benchmarks and fuzzers --------------------------------------------------
+// The crawl reads pages with extract_links_taking only. extract_links, and the markup_reading
+// it takes, let the tests and fuzzers check that the three readings find the same links, and
+// the benchmarks time each one.
+
+/// How much of a page gumbo parses. All three give the same links (the tests compare them);
+/// extract_links_taking always reads compact.
+/// - compact (the default): only the page's link tags, where nothing on the page lets HTML's
+///   tree builder change which tags are links (no <select>, <template>, <noscript> or
+///   <frameset>, SVG and MathML simply nested); else as shrunk. Its memory stays small
+///   however large the page.
+/// - shrunk: a shrunk copy of the page, several times faster to parse and smaller in memory
+///   than the page: text runs, comments and attributes that cannot change which links the
+///   page has are reduced or left out.
+/// - whole: the page as it is.
+enum class markup_reading { compact, shrunk, whole };
+
+/// Parses `html` and returns the distinct links of the page, in document order (reading
+/// link tags, compact gives source order, which differs where misnested markup makes the tree
+/// builder move elements): the href of every <a>, <area> and <link> element, resolved against the
+/// page's <base href> (itself resolved against `page_url`) or `page_url`, and normalised (see
+/// resolve_link). Nothing in comments, <script>, <style>, <template> or text is a link. Any scheme
+/// is returned (mailto:, ftp: ...); hrefs that cannot be resolved are skipped. Never throws on
+/// malformed markup or invalid UTF-8; a page that still trips one of gumbo's assert()s gives no
+/// links (gumbo prints the assertion to stderr).
+std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,
+                                       markup_reading reading = markup_reading::compact);
 
 }  // namespace corocrawl

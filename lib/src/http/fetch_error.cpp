@@ -41,6 +41,18 @@ class fetch_category_impl final : public boost::system::error_category {
     return "unknown fetch error";
   }
 };
+
+// The fetch_failure conditions: a code is equivalent to the condition of its kind.
+class failure_category_impl final : public boost::system::error_category {
+ public:
+  const char* name() const noexcept override { return "corocrawl.failure"; }
+  std::string message(int ev) const override {
+    return std::string(failure_name(static_cast<fetch_failure>(ev)));
+  }
+  bool equivalent(const error_code& code, int condition) const noexcept override {
+    return code && static_cast<int>(failure_kind(code)) == condition;
+  }
+};
 #pragma GCC diagnostic pop
 
 }  // namespace
@@ -54,48 +66,86 @@ error_code make_error_code(fetch_errc e) noexcept {
   return {static_cast<int>(e), fetch_category()};
 }
 
-std::string_view failure_kind(const error_code& ec) {
-  if (ec == asio::error::connection_refused) return "refused";
+const boost::system::error_category& failure_category() noexcept {
+  static const failure_category_impl category;
+  return category;
+}
+
+boost::system::error_condition make_error_condition(fetch_failure kind) noexcept {
+  return {static_cast<int>(kind), failure_category()};
+}
+
+fetch_failure failure_kind(const error_code& ec) {
+  using enum fetch_failure;
+  if (ec == asio::error::connection_refused) return refused;
   if (ec == asio::error::connection_reset || ec == asio::error::connection_aborted ||
       ec == asio::error::broken_pipe)
-    return "reset";
+    return reset;
   if (ec == http::error::end_of_stream || ec == asio::error::eof ||
       ec == ssl::error::stream_truncated)
-    return "closed";
-  if (ec == http::error::partial_message) return "truncated";
-  if (ec == beast::error::timeout || ec == asio::error::timed_out) return "timeout";
+    return closed;
+  if (ec == http::error::partial_message) return truncated;
+  if (ec == beast::error::timeout || ec == asio::error::timed_out) return timeout;
   if (ec == asio::error::host_not_found || ec == asio::error::host_not_found_try_again ||
       ec == asio::error::no_data || ec == asio::error::no_recovery ||
       ec == asio::error::service_not_found)
-    return "dns";
-  if (ec == fetch_errc::body_too_large || ec == http::error::body_limit) return "body_too_large";
-  if (ec == fetch_errc::tls || ec.category() == asio::error::get_ssl_category()) return "tls";
-  if (ec == fetch_errc::proxy_refused) return "proxy";
+    return dns;
+  if (ec == fetch_errc::body_too_large || ec == http::error::body_limit) return body_too_large;
+  if (ec == fetch_errc::tls || ec.category() == asio::error::get_ssl_category()) return tls;
+  if (ec == fetch_errc::proxy_refused) return proxy;
   if (ec.category() == http::make_error_code(http::error::end_of_stream).category() ||
       ec == fetch_errc::bad_address || ec == fetch_errc::bad_encoding ||
       ec == fetch_errc::bad_status || ec == fetch_errc::unasked_upgrade)
-    return "protocol";
-  return "network";
+    return protocol;
+  return network;
 }
 
 bool is_retryable(const error_code& ec) {
   if (ec == asio::error::host_not_found_try_again) return true;  // EAI_AGAIN: the resolver's
-  const auto kind = failure_kind(ec);
-  return kind == "refused" || kind == "reset" || kind == "closed" || kind == "truncated" ||
-         kind == "timeout" || kind == "network";
+  switch (failure_kind(ec)) {
+    using enum fetch_failure;
+    case refused:
+    case reset:
+    case closed:
+    case truncated:
+    case timeout:
+    case network:
+      return true;
+    case dns:
+    case tls:
+    case protocol:
+    case proxy:
+    case body_too_large:
+      return false;
+  }
+  return false;
 }
 
 std::string describe(const error_code& ec) {
-  const auto kind = failure_kind(ec);
-  if (kind == "refused") return "connection refused";
-  if (kind == "reset") return "connection reset";
-  if (kind == "closed") return "connection closed without a response";
-  if (kind == "truncated") return "truncated response";
-  if (kind == "timeout") return "timed out";
-  if (ec == asio::error::host_not_found_try_again) return "host lookup failed for now";
-  if (kind == "dns") return "host not found";
-  if (kind == "body_too_large") return "body too large";
-  if (kind == "protocol") return "bad HTTP response: " + ec.message();
+  switch (failure_kind(ec)) {
+    using enum fetch_failure;
+    case refused:
+      return "connection refused";
+    case reset:
+      return "connection reset";
+    case closed:
+      return "connection closed without a response";
+    case truncated:
+      return "truncated response";
+    case timeout:
+      return "timed out";
+    case dns:
+      return ec == asio::error::host_not_found_try_again ? "host lookup failed for now"
+                                                         : "host not found";
+    case body_too_large:
+      return "body too large";
+    case protocol:
+      return "bad HTTP response: " + ec.message();
+    case tls:
+    case proxy:
+    case network:
+      return ec.message();
+  }
   return ec.message();
 }
 

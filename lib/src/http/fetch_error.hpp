@@ -1,11 +1,12 @@
 #pragma once
-// How a fetch fails: the HTTP client's own error codes, the kind of each failure (for the
-// "fail_<kind>" statistics and the records), whether it is worth another try, and the words
-// a record's error gives it.
+// How a fetch fails: the HTTP client's own error codes, the kind of each failure
+// (fetch_failure, for the records and the "fail_<kind>" statistics), whether it is worth
+// another try, and the words a record's error gives it.
 
 #include <boost/system/error_code.hpp>
 #include <string>
-#include <string_view>
+
+#include "corocrawl/failure.hpp"
 
 namespace corocrawl {
 
@@ -22,10 +23,15 @@ enum class fetch_errc {
 const boost::system::error_category& fetch_category() noexcept;
 boost::system::error_code make_error_code(fetch_errc e) noexcept;
 
-/// A short name for the kind of failure, used in "fail_<kind>" statistics: "refused",
-/// "reset", "closed", "truncated", "timeout", "dns", "tls", "protocol", "proxy",
-/// "body_too_large" or "network".
-std::string_view failure_kind(const boost::system::error_code& ec);
+/// The category of the fetch_failure error conditions: an error code equals the condition of
+/// its failure_kind(), so `ec == fetch_failure::timeout` reads as the classification does.
+const boost::system::error_category& failure_category() noexcept;
+boost::system::error_condition make_error_condition(fetch_failure kind) noexcept;
+
+/// The kind of a failure (`ec` set): system, Beast, TLS and fetch_errc codes sorted into
+/// refused, reset, closed, truncated, timeout, dns, tls, protocol, proxy, body_too_large, and
+/// network for everything else.
+fetch_failure failure_kind(const boost::system::error_code& ec);
 
 /// True for failures worth another try: the network misbehaved (refused, reset, closed,
 /// truncated, timed out) or the resolver could not answer for now (EAI_AGAIN). HTTP statuses
@@ -43,3 +49,5 @@ bool is_out_of_descriptors(const boost::system::error_code& ec);
 
 template <>
 struct boost::system::is_error_code_enum<corocrawl::fetch_errc> : std::true_type {};
+template <>
+struct boost::system::is_error_condition_enum<corocrawl::fetch_failure> : std::true_type {};

@@ -21,6 +21,7 @@
 
 #include "corocrawl/errors.hpp"
 #include "http/decompress.hpp"
+#include "url/host.hpp"
 
 namespace corocrawl {
 
@@ -44,19 +45,17 @@ namespace {
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 constexpr std::size_t header_limit = 64 * 1024;  // big CSP and cookie headers are common
 
-bool is_ip_literal(const std::string& host) {
+// An IPv4 or IPv6 address as the resolver reads it (host_resolver.cpp connects to such a
+// host without a lookup): TLS then sends no SNI and checks the certificate for the address.
+bool is_ip_address(const std::string& host) {
   error_code ec;
   asio::ip::make_address(host, ec);
   return !ec;
 }
 
-std::string bracketed(const std::string& host) {
-  return host.find(':') == std::string::npos ? host : "[" + host + "]";
-}
-
 std::string host_header(const http_target& t) {
   const bool default_port = t.port == (t.https ? 443 : 80);
-  return default_port ? bracketed(t.host) : bracketed(t.host) + ":" + std::to_string(t.port);
+  return default_port ? bracketed(t.host) : host_and_port(t.host, t.port);
 }
 
 // What a reused connection reports when the server closed it while it sat in the pool.
@@ -156,9 +155,8 @@ asio::awaitable<http_client::result> http_client::get(const http_target& target,
                                                       std::span<const http_header> headers) {
   const auto* proxy = proxy_for(target);
   // Plain http through a proxy shares the connections to the proxy; anything else has its own.
-  const auto route = proxy && !target.https
-                         ? "proxy " + bracketed(proxy->host) + ":" + std::to_string(proxy->port)
-                         : origin_key(target) + (proxy ? " via proxy" : "");
+  const auto route = proxy && !target.https ? "proxy " + host_and_port(proxy->host, proxy->port)
+                                            : origin_key(target) + (proxy ? " via proxy" : "");
 
   // Reuse an idle keep-alive connection; if the server closed it meanwhile, go on below.
   if (auto conn = pool_.take_idle(route)) {
@@ -258,7 +256,7 @@ asio::awaitable<error_code> http_client::connect(const std::string& host, std::u
 asio::awaitable<http_client::result> http_client::tunnel(connection& conn,
                                                          const http_target& target,
                                                          const proxy_endpoint& proxy) {
-  const auto authority = bracketed(target.host) + ":" + std::to_string(target.port);
+  const auto authority = host_and_port(target.host, target.port);
   http::request<http::empty_body> request{http::verb::connect, authority, 11};
   request.set(http::field::host, authority);
   request.set(http::field::user_agent, options_.user_agent);
@@ -286,12 +284,12 @@ asio::awaitable<http_client::result> http_client::handshake(connection& conn,
   beast::tcp_stream plain = std::move(std::get<beast::tcp_stream>(conn.stream));
   auto& stream = conn.stream.emplace<beast::ssl_stream<beast::tcp_stream>>(std::move(plain), tls());
   SSL* session = stream.native_handle();
-  const bool ip_literal = is_ip_literal(target.host);
-  if (!ip_literal) SSL_set_tlsext_host_name(session, target.host.c_str());  // SNI
+  const bool ip_address = is_ip_address(target.host);
+  if (!ip_address) SSL_set_tlsext_host_name(session, target.host.c_str());  // SNI
   if (!options_.insecure) {
     X509_VERIFY_PARAM* verify = SSL_get0_param(session);
     X509_VERIFY_PARAM_set_hostflags(verify, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-    if (ip_literal)
+    if (ip_address)
       X509_VERIFY_PARAM_set1_ip_asc(verify, target.host.c_str());
     else
       X509_VERIFY_PARAM_set1_host(verify, target.host.c_str(), target.host.size());

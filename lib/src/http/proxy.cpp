@@ -14,6 +14,8 @@
 #include "corocrawl/errors.hpp"
 #include "http/request_headers.hpp"
 #include "text/ascii.hpp"
+#include "url/host.hpp"
+#include "url/url.hpp"
 
 namespace corocrawl {
 namespace {
@@ -42,50 +44,6 @@ std::string printable_value(std::string_view url) {
                      "\": " + std::string(problem));
 }
 
-// 1..65535 in decimal; Boost.URL accepts any digits and wraps larger numbers.
-std::optional<std::uint16_t> parse_port(std::string_view digits) {
-  if (digits.empty()) return std::nullopt;
-  unsigned value = 0;
-  for (const char c : digits) {
-    if (!ascii::is_digit(c)) return std::nullopt;
-    value = value * 10 + static_cast<unsigned>(c - '0');
-    if (value > 65535) return std::nullopt;
-  }
-  if (value == 0) return std::nullopt;
-  return static_cast<std::uint16_t>(value);
-}
-
-// Letters, digits, '-', '_' and '.': what a resolver can look up. Anything else (a space or
-// '/' smuggled in with percent-escapes) is a typo, not a host.
-bool is_host_name(std::string_view host) {
-  if (host.empty()) return false;
-  for (const char c : host) {
-    if (!ascii::is_alpha(c) && !ascii::is_digit(c) && c != '-' && c != '_' && c != '.') {
-      return false;
-    }
-  }
-  return true;
-}
-
-// RFC 3986 scheme syntax; "h:80/?u=http://x" has "://" but no scheme.
-bool is_scheme(std::string_view s) {
-  if (s.empty() || !ascii::is_alpha(s.front())) return false;
-  for (const char c : s) {
-    if (!ascii::is_alpha(c) && !ascii::is_digit(c) && c != '+' && c != '-' && c != '.') {
-      return false;
-    }
-  }
-  return true;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (ascii::is_space(s.front()) || s.front() == '\v'))
-    s.remove_prefix(1);
-  while (!s.empty() && (ascii::is_space(s.back()) || s.back() == '\v'))
-    s.remove_suffix(1);
-  return s;
-}
-
 std::string_view strip_trailing_dots(std::string_view s) {
   while (!s.empty() && s.back() == '.')
     s.remove_suffix(1);
@@ -106,9 +64,7 @@ struct host_key {
 };
 
 host_key make_host_key(std::string_view host) {
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  }
+  host = without_brackets(host);
   host_key key;
   if (auto v4 = urls::parse_ipv4_address(host)) {
     key.ipv4 = *v4;
@@ -179,12 +135,10 @@ bool entry_matches(std::string_view entry, const host_key& host) {
 }  // namespace
 
 proxy_endpoint parse_proxy(std::string_view name, std::string_view url) {
-  const std::size_t separator = url.find("://");
-  const bool has_scheme =
-      separator != std::string_view::npos && is_scheme(url.substr(0, separator));
-  if (has_scheme && ascii::to_lower(url.substr(0, separator)) != "http") {
-    fail(name, url, "only http:// proxies are supported");
-  }
+  // A scheme only when "://" follows it: "h:80/?u=http://x" is a host, a port and a path.
+  const auto scheme = scheme_of(url);
+  const bool has_scheme = scheme && url.substr(scheme->size() + 1).starts_with("//");
+  if (has_scheme && *scheme != "http") fail(name, url, "only http:// proxies are supported");
   const std::string text = has_scheme ? std::string(url) : "http://" + std::string(url);
   const auto parsed = urls::parse_uri(text);
   if (!parsed) fail(name, url, "not a valid proxy URL");
@@ -211,8 +165,9 @@ proxy_endpoint parse_proxy(std::string_view name, std::string_view url) {
 
   endpoint.port = kDefaultProxyPort;
   if (u.has_port()) {
+    // Boost.URL accepts any digits here and wraps larger numbers.
     const auto port = parse_port(u.port());
-    if (!port) fail(name, url, "the port must be a number from 1 to 65535");
+    if (!port || *port == 0) fail(name, url, "the port must be a number from 1 to 65535");
     endpoint.port = *port;
   }
 
@@ -231,7 +186,8 @@ bool bypasses_proxy(std::string_view host, std::string_view no_proxy) {
   if (is_loopback(key)) return true;
   while (!no_proxy.empty()) {
     const std::size_t comma = no_proxy.find(',');
-    const std::string_view entry = trim(no_proxy.substr(0, comma));
+    // curl trims each entry with isspace, vertical tab included.
+    const std::string_view entry = ascii::trim_if(no_proxy.substr(0, comma), ascii::is_c_space);
     if (!entry.empty() && entry_matches(entry, key)) return true;
     if (comma == std::string_view::npos) break;
     no_proxy.remove_prefix(comma + 1);

@@ -18,12 +18,6 @@ namespace corocrawl {
 /// leave the root (see confined_directory), so no symlink swapped in meanwhile can.
 std::optional<std::string> target_to_relative_path(std::string_view target);
 
-/// target_to_relative_path(target) under `root` (absolute and canonical), or nullopt when the
-/// path, as the file system resolves it now, would leave `root` through a symlink. The path
-/// returned may not exist. A check at one moment: the server does not rely on it.
-std::optional<std::filesystem::path> map_target_to_path(const std::filesystem::path& root,
-                                                        std::string_view target);
-
 /// Serves `root` on 127.0.0.1 at an ephemeral port, on a thread of its own, until destroyed:
 /// GET and HEAD, keep-alive, Content-Type by extension, "index.html" for a directory (a
 /// directory requested without a trailing slash is redirected to it with 301), 404 for
@@ -46,5 +40,14 @@ class static_site_server {
   struct impl;
   std::unique_ptr<impl> impl_;
 };
+
+// ---- For tests -----------------------------------------------------------------------------
+
+/// target_to_relative_path(target) under `root` (absolute and canonical), or nullopt when the
+/// path, as the file system resolves it now, would leave `root` through a symlink. The path
+/// returned may not exist. A check at one moment, for the tests of the mapping: the server
+/// does not rely on it.
+std::optional<std::filesystem::path> map_target_to_path(const std::filesystem::path& root,
+                                                        std::string_view target);
 
 }  // namespace corocrawl

@@ -91,7 +91,7 @@ fetch_record crawl_store::record(url_id id) const {
   fetch_record record{.url = std::string(urls_[id]),
                       .next_url = text(e.next_url),
                       .error = text(e.error),
-                      .failure = text(failure),
+                      .failure = failure_of(failure),
                       .tries = e.tries,
                       .size = (std::uint64_t{e.size_high} << 32) | e.size_low,
                       .content_type = text(content_type),
@@ -149,10 +149,17 @@ std::uint32_t crawl_store::label(const std::optional<std::string>& text) {
 }
 
 std::uint32_t crawl_store::kind_of(const fetch_record& record) {
-  const record_kind kind{label(record.content_type), label(record.encoding), label(record.failure)};
+  const std::uint32_t failure =
+      record.failure ? static_cast<std::uint32_t>(*record.failure) : kNone;
+  const record_kind kind{label(record.content_type), label(record.encoding), failure};
   const auto [it, added] = kind_ids_.try_emplace(kind, static_cast<std::uint32_t>(kinds_.size()));
   if (added) kinds_.push_back(kind);
   return it->second;
+}
+
+std::optional<fetch_failure> crawl_store::failure_of(std::uint32_t kind) {
+  if (kind == kNone) return std::nullopt;
+  return static_cast<fetch_failure>(kind);
 }
 
 std::optional<std::string> crawl_store::text(std::uint32_t label) const {

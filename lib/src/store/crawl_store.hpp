@@ -97,12 +97,13 @@ class crawl_store final : public record_source {
     std::uint32_t error = kNone;
     std::uint32_t kind = kNone;
   };
-  // A record's content type, encoding and failure kind (labels): they take few distinct
-  // values together, each stored once.
+  // A record's content type and encoding (labels) and failure (its fetch_failure value or
+  // kNone): they take few distinct values together, each stored once.
   using record_kind = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
 
   std::uint32_t label(const std::optional<std::string>& text);
   std::optional<std::string> text(std::uint32_t label) const;
+  static std::optional<fetch_failure> failure_of(std::uint32_t kind);
   std::uint32_t kind_of(const fetch_record& record);
   bool is_skipped(const entry& e) const { return !e.finished && e.error != kNone; }
   std::vector<url_id> sorted_by_url(std::vector<url_id> ids) const;

@@ -1,9 +1,8 @@
 #include "corocrawl/record.hpp"
 
+#include <ostream>
 #include <stdexcept>
 #include <string>
-
-#include "corocrawl/crawl.hpp"
 
 namespace corocrawl {
 
@@ -52,10 +51,8 @@ bool is_rate_limited(const fetch_record& r) {
   return r.status == 429u;
 }
 
-bool passed(const crawl_result& result, bool fail_on_rate_limit) {
-  return result.broken.empty() && result.unchecked.empty() && !result.interrupted &&
-         !result.timed_out && !result.failure &&
-         !(fail_on_rate_limit && !result.rate_limited.empty());
+std::ostream& operator<<(std::ostream& out, fetch_failure kind) {
+  return out << failure_name(kind);
 }
 
 }  // namespace corocrawl

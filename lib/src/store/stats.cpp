@@ -16,7 +16,7 @@ std::map<std::string, std::uint64_t> compute_stats(const record_list& records) {
     ++stats["urls"];
     if (!r.status) {
       ++stats["fail"];
-      ++stats["fail_" + r.failure.value_or("unknown")];
+      ++stats["fail_" + std::string(r.failure ? failure_name(*r.failure) : "unknown")];
     } else if (is_rate_limited(r)) {
       ++stats["rate_limited"];
     } else if (*r.status >= 400) {

@@ -52,22 +52,29 @@ constexpr bool is_ows(char c) {
   return c == ' ' || c == '\t';
 }
 
-/// `s` without leading and trailing HTTP optional whitespace.
-constexpr std::string_view trim_ows(std::string_view s) {
-  while (!s.empty() && is_ows(s.front()))
+/// C's isspace in the "C" locale: is_space and vertical tab.
+constexpr bool is_c_space(char c) {
+  return is_space(c) || c == '\v';
+}
+
+/// `s` without the bytes around it that `is_trimmed(char)` accepts.
+template <typename Predicate>
+constexpr std::string_view trim_if(std::string_view s, Predicate is_trimmed) {
+  while (!s.empty() && is_trimmed(s.front()))
     s.remove_prefix(1);
-  while (!s.empty() && is_ows(s.back()))
+  while (!s.empty() && is_trimmed(s.back()))
     s.remove_suffix(1);
   return s;
 }
 
+/// `s` without leading and trailing HTTP optional whitespace.
+constexpr std::string_view trim_ows(std::string_view s) {
+  return trim_if(s, is_ows);
+}
+
 /// `s` without the ASCII whitespace (is_space) around it.
 constexpr std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front()))
-    s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back()))
-    s.remove_suffix(1);
-  return s;
+  return trim_if(s, is_space);
 }
 
 /// C0 controls and DEL.

@@ -5,7 +5,6 @@
 #include <array>
 #include <boost/url/parse.hpp>
 #include <boost/url/url.hpp>
-#include <charconv>
 #include <cstddef>
 #include <cstdlib>
 #include <optional>
@@ -14,6 +13,7 @@
 
 #include "corocrawl/errors.hpp"
 #include "text/ascii.hpp"
+#include "url/host.hpp"
 #include "url/url.hpp"
 
 namespace corocrawl {
@@ -47,31 +47,21 @@ std::optional<std::size_t> userinfo_end(std::string_view text) {
   fail(std::string(text.substr(0, begin)) + "***" + std::string(text.substr(*at)), problem);
 }
 
-bool is_scheme_char(char c) {
-  return ascii::is_alpha(c) || ascii::is_digit(c) || c == '+' || c == '-' || c == '.';
-}
-
-/// The scheme of `text` when it is written as a URL, lower-cased. The rule: a syntactically
-/// valid scheme followed by "://" is always a scheme ("ftp://x", "HTTP://x"); a scheme
-/// followed by a bare ':' only counts when it is one of a few well-known schemes that are
-/// written without "//" (mailto:, javascript:, data:...). Anything else with a ':' is a bare
-/// host with a port: a URI parser would read "localhost:8080" as scheme "localhost", which
-/// is never what a user means on a command line.
-std::optional<std::string> scheme_of(std::string_view text) {
-  const auto colon = text.find(':');
-  if (colon == std::string_view::npos || colon == 0 || !ascii::is_alpha(text[0]))
-    return std::nullopt;
-  const auto candidate = text.substr(0, colon);
-  for (char c : candidate) {
-    if (!is_scheme_char(c)) return std::nullopt;
-  }
-  std::string scheme = ascii::to_lower(candidate);
-  if (text.substr(colon + 1).starts_with("//")) return scheme;
+/// The scheme of a root `text` when it is written as a URL, lower-cased. The rule: a
+/// syntactically valid scheme (scheme_of) followed by "://" is always a scheme ("ftp://x",
+/// "HTTP://x"); a scheme followed by a bare ':' only counts when it is one of a few well-known
+/// schemes that are written without "//" (mailto:, javascript:, data:...). Anything else with
+/// a ':' is a bare host with a port: a URI parser would read "localhost:8080" as scheme
+/// "localhost", which is never what a user means on a command line.
+std::optional<std::string> root_scheme(std::string_view text) {
+  auto scheme = scheme_of(text);
+  if (!scheme) return std::nullopt;
+  if (text.substr(scheme->size() + 1).starts_with("//")) return scheme;
   static constexpr std::array known_without_slashes{"http",  "https", "mailto", "javascript",
                                                     "data",  "ftp",   "file",   "tel",
                                                     "about", "urn",   "news",   "sms"};
   for (const char* known : known_without_slashes) {
-    if (scheme == known) return scheme;
+    if (*scheme == known) return scheme;
   }
   return std::nullopt;
 }
@@ -99,9 +89,7 @@ url_root classify_url(std::string_view text, std::string_view as_url) {
   if (!has_host(as_url)) fail_url(text, ": URL has no host");
   if (const auto port = parsed->port(); !port.empty()) {
     // Boost.URL 1.81 accepts any run of digits here (and wraps port_number() around).
-    unsigned number = 0;
-    const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), number);
-    if (ec != std::errc{} || end != port.data() + port.size() || number < 1 || number > 65535) {
+    if (const auto number = parse_port(port); !number || *number == 0) {
       // A "port" read from a text with an '@' may be a piece of a mistyped password.
       fail_url(text, userinfo_end(text)
                          ? ": port must be 1..65535"
@@ -143,7 +131,7 @@ bool looks_like_path(std::string_view text) {
 root classify_root(std::string_view text, const std::filesystem::path& base_dir) {
   if (text.empty()) throw config_error("root \"\": empty root");
 
-  if (const auto scheme = scheme_of(text)) {
+  if (const auto scheme = root_scheme(text)) {
     if (*scheme != "http" && *scheme != "https") {
       fail_url(text, ": unsupported scheme \"" + *scheme + "\" (only http and https)");
     }

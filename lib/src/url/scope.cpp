@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "text/ascii.hpp"
+#include "url/host.hpp"
 
 namespace corocrawl {
 namespace {
@@ -22,16 +23,16 @@ namespace urls = boost::urls;
 
 // A host as compared: lower-case, without IPv6 brackets or a trailing root dot.
 std::string comparable_host(std::string_view host) {
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  } else if (host.size() > 1 && host.back() == '.') {
-    host.remove_suffix(1);
-  }
+  if (const auto address = without_brackets(host); address.size() != host.size())
+    return ascii::to_lower(address);
+  if (host.size() > 1 && host.back() == '.') host.remove_suffix(1);
   return ascii::to_lower(host);
 }
 
-// IPv6 literals contain ':'; the seed treats hosts made of digits and dots as IPv4.
-bool is_ip_literal(std::string_view host) {
+// The seed's test for a host that has no registrable domain to be lenient about: IPv6
+// literals contain ':', and hosts made of digits and dots count as IPv4 (well-formed or not,
+// "1.2.3" included). Not a parse of an address: see http_client.cpp's is_ip_address.
+bool is_numeric_host(std::string_view host) {
   if (host.find(':') != std::string_view::npos) return true;
   return !host.empty() && host.find_first_not_of("0123456789.") == std::string_view::npos;
 }
@@ -116,7 +117,7 @@ scope::scope(std::span<const std::string> root_urls, bool strict, std::vector<ur
     const auto host = host_of(*parsed);
     if (!host) continue;
     const std::string h = comparable_host(*host);
-    root_hosts_.insert(strict_ || is_ip_literal(h) ? h : last_two_labels(h));
+    root_hosts_.insert(strict_ || is_numeric_host(h) ? h : last_two_labels(h));
   }
 }
 
@@ -128,15 +129,15 @@ bool scope::host_allowed(std::string_view host) const {
   const std::string h = comparable_host(host);
   if (h.empty()) return false;
   if (root_hosts_.contains(h)) return true;
-  if (is_ip_literal(h)) return false;
+  if (is_numeric_host(h)) return false;
   if (!strict_) {
     // A name's last two labels are never an IP root ("x.1.2" must not match root "1.2").
     const std::string key = last_two_labels(h);
-    return !is_ip_literal(key) && root_hosts_.contains(key);
+    return !is_numeric_host(key) && root_hosts_.contains(key);
   }
   // Strict: equal modulo one leading "www.".
   const std::string other = h.starts_with("www.") ? h.substr(4) : "www." + h;
-  return !is_ip_literal(other) && root_hosts_.contains(other);
+  return !is_numeric_host(other) && root_hosts_.contains(other);
 }
 
 bool scope::allows(std::string_view url) const {

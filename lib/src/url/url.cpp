@@ -10,11 +10,11 @@
 #include <algorithm>
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
-#include <charconv>
 #include <new>
 #include <vector>
 
 #include "text/ascii.hpp"
+#include "url/host.hpp"
 
 namespace corocrawl {
 namespace {
@@ -134,15 +134,6 @@ bool path_follows_authority(urls::url_view u) {
   return !u.has_authority() || u.encoded_path().empty() || u.encoded_path().starts_with('/');
 }
 
-// Port text to a number; nullopt unless it is 1-5 digits with a value up to 65535.
-std::optional<std::uint32_t> parse_port(std::string_view text) {
-  std::uint32_t value = 0;
-  const char* const end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc{} || ptr != end || value > 65535) return std::nullopt;
-  return value;
-}
-
 std::optional<std::string> normalize_view(urls::url_view u) {
   const std::string scheme = ascii::to_lower(u.scheme());
   const auto default_port = special_default_port(scheme);
@@ -182,18 +173,6 @@ std::optional<std::string> normalize_view(urls::url_view u) {
   return out;
 }
 
-// Leading "scheme:" of a reference, lower-cased; nullopt when there is none.
-std::optional<std::string> scheme_of(std::string_view ref) {
-  if (ref.empty() || !ascii::is_alpha(ref.front())) return std::nullopt;
-  for (std::size_t i = 1; i < ref.size(); ++i) {
-    const char c = ref[i];
-    if (c == ':') return ascii::to_lower(ref.substr(0, i));
-    if (!ascii::is_alpha(c) && !ascii::is_digit(c) && c != '+' && c != '-' && c != '.')
-      return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 bool is_c0_or_space(char c) {
   return static_cast<unsigned char>(c) <= 0x20;
 }
@@ -201,10 +180,7 @@ bool is_c0_or_space(char c) {
 // What the WHATWG URL parser does to an href before parsing: trim C0 controls and spaces,
 // drop tabs and newlines anywhere. The fragment is dropped too: the crawler never keeps it.
 std::string clean_href(std::string_view link) {
-  while (!link.empty() && is_c0_or_space(link.front()))
-    link.remove_prefix(1);
-  while (!link.empty() && is_c0_or_space(link.back()))
-    link.remove_suffix(1);
+  link = ascii::trim_if(link, is_c0_or_space);
   std::string out;
   out.reserve(link.size());
   for (const char c : link) {
@@ -322,6 +298,17 @@ std::string resolve_reference(urls::url_view base, urls::url_view ref) {
 
 }  // namespace
 
+std::optional<std::string> scheme_of(std::string_view ref) {
+  if (ref.empty() || !ascii::is_alpha(ref.front())) return std::nullopt;
+  for (std::size_t i = 1; i < ref.size(); ++i) {
+    const char c = ref[i];
+    if (c == ':') return ascii::to_lower(ref.substr(0, i));
+    if (!ascii::is_alpha(c) && !ascii::is_digit(c) && c != '+' && c != '-' && c != '.')
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> normalize_url(std::string_view url) {
   try {
     const auto parsed = urls::parse_uri(url);
@@ -368,7 +355,7 @@ std::optional<http_target> split_http_url(std::string_view url) {
   if (u.has_port() && !u.port().empty()) {
     const auto port = parse_port(u.port());
     if (!port || *port == 0) return std::nullopt;
-    out.port = static_cast<std::uint16_t>(*port);
+    out.port = *port;
   }
   out.target = u.encoded_path().empty() ? std::string("/") : std::string(u.encoded_path());
   if (u.has_query()) {
@@ -379,9 +366,7 @@ std::optional<http_target> split_http_url(std::string_view url) {
 }
 
 std::string origin_key(const http_target& target) {
-  const bool ipv6 = target.host.find(':') != std::string::npos;
-  return (target.https ? "https://" : "http://") + (ipv6 ? "[" + target.host + "]" : target.host) +
-         ":" + std::to_string(target.port);
+  return (target.https ? "https://" : "http://") + host_and_port(target.host, target.port);
 }
 
 }  // namespace corocrawl

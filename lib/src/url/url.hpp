@@ -8,6 +8,11 @@
 
 namespace corocrawl {
 
+/// The scheme that starts `ref`, lower-cased: RFC 3986 scheme syntax (a letter, then letters,
+/// digits, '+', '-' or '.') up to the first ':'; nullopt when `ref` does not start so (a
+/// relative reference, "1a:b", "a b:c").
+std::optional<std::string> scheme_of(std::string_view ref);
+
 /// Normalises an absolute URL of any scheme: lower-case scheme and host, default port removed
 /// (80 for http, 443 for https; also ws, wss, ftp), empty path of an http(s) URL becomes "/",
 /// dot segments removed, percent-encoding normalised (upper-case hex digits, unreserved
