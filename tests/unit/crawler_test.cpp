@@ -17,6 +17,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "manual_clock.hpp"
+
 namespace corocrawl {
 namespace {
 
@@ -24,40 +26,9 @@ namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using boost::system::error_code;
 using time_point = crawl_clock::time_point;
+using testing::manual_clock;
 
 const std::string site = "http://site.test";
-
-// Virtual time: waits complete when advance() moves time to them.
-class manual_clock final : public crawl_clock {
- public:
-  time_point now() const override { return now_; }
-
-  asio::awaitable<bool> wait_until(time_point when) override {
-    if (when <= now_) co_return true;
-    asio::experimental::channel<void(error_code)> wake(co_await asio::this_coro::executor, 1);
-    const auto place = waits_.emplace(when, &wake);
-    const auto [ec] = co_await wake.async_receive(asio::as_tuple(asio::use_awaitable));
-    if (ec) waits_.erase(place);  // cancelled: still registered
-    co_return !ec;
-  }
-
-  /// Moves time to the earliest wait and wakes every wait due then; false when none waits.
-  bool advance() {
-    if (waits_.empty()) return false;
-    now_ = waits_.begin()->first;
-    while (!waits_.empty() && waits_.begin()->first <= now_) {
-      waits_.begin()->second->try_send(error_code{});
-      waits_.erase(waits_.begin());
-    }
-    return true;
-  }
-
-  const time_point start{std::chrono::hours(1)};
-
- private:
-  time_point now_ = start;
-  std::multimap<time_point, asio::experimental::channel<void(error_code)>*> waits_;
-};
 
 // One answer of the scripted site.
 struct answer {
@@ -165,18 +136,13 @@ class CrawlerTest : public ::testing::Test {
     return c.result();
   }
 
-  static const fetch_record* find(const crawl_result& result, const std::string& path) {
-    for (std::size_t i = 0; i < result.records.size(); ++i)
-      if (result.records[i].url == site + path) {
-        found_ = result.records[i];
-        return &found_;
-      }
-    return nullptr;
+  /// The record of `path`, if it was fetched.
+  static std::optional<fetch_record> find(const crawl_result& result, const std::string& path) {
+    for (const auto& record : result.records)
+      if (record.url == site + path) return record;
+    return std::nullopt;
   }
 
-  std::chrono::duration<double> since_start(time_point t) const { return t - clock_.start; }
-
-  inline static fetch_record found_;
   asio::io_context io_{1};
   manual_clock clock_;
   scripted_fetcher fetcher_{clock_};
@@ -376,85 +342,6 @@ TEST_F(CrawlerTest, MaxPerHostBoundsTheRequestsUnderWay) {
   EXPECT_EQ(result.records.size(), 7u);
   EXPECT_EQ(fetcher_.peak_in_flight(), 2);
   EXPECT_EQ(result.elapsed, 3s);  // six pages, two at a time
-}
-
-// --- The awaitable frontier on its own ----------------------------------------------------
-
-class AwaitableFrontierTest : public ::testing::Test {
- protected:
-  /// Runs the io_context, moving virtual time on whenever it has nothing else to run.
-  void run() {
-    for (;;) {
-      io_.restart();
-      if (io_.poll() > 0) continue;
-      if (!clock_.advance()) return;
-    }
-  }
-
-  /// Pops one item into `got` (the url; -1 for nullopt), in the background.
-  void pop_into(std::vector<int>& got) {
-    asio::co_spawn(
-        io_,
-        [](awaitable_frontier& f, std::vector<int>& out) -> asio::awaitable<void> {
-          const auto it = co_await f.pop();
-          out.push_back(it ? static_cast<int>(it->url) : -1);
-        }(frontier_, got),
-        asio::detached);
-  }
-
-  awaitable_frontier::item item_for(std::uint32_t url) {
-    return {.url = url, .redirects_left = 0, .tries = 0, .origin = frontier_.origin("http://a:80")};
-  }
-
-  asio::io_context io_{1};
-  manual_clock clock_;
-  awaitable_frontier frontier_{clock_, 1, 0};
-};
-
-TEST_F(AwaitableFrontierTest, WaitingPopsAreServedInTheOrderTheyCame) {
-  std::vector<int> got;
-  pop_into(got);
-  pop_into(got);
-  run();
-  EXPECT_TRUE(got.empty());
-  frontier_.push(item_for(7));
-  frontier_.push(item_for(8));
-  run();
-  ASSERT_EQ(got, std::vector{7});  // max_per_host 1: the second waits for the slot
-  frontier_.task_done(item_for(7));
-  run();
-  EXPECT_EQ(got, (std::vector{7, 8}));
-}
-
-TEST_F(AwaitableFrontierTest, AnItemPushedForLaterComesAtItsTime) {
-  std::vector<int> got;
-  pop_into(got);
-  frontier_.push_at(item_for(1), clock_.start + 5s);
-  run();
-  EXPECT_EQ(got, std::vector{1});
-  EXPECT_EQ(clock_.now(), clock_.start + 5s);
-}
-
-TEST_F(AwaitableFrontierTest, CloseWakesPopsAndJoin) {
-  std::vector<int> got;
-  bool joined = false;
-  frontier_.push(item_for(1));
-  pop_into(got);
-  pop_into(got);
-  asio::co_spawn(
-      io_,
-      [](awaitable_frontier& f, bool& done) -> asio::awaitable<void> {
-        co_await f.join();
-        done = true;
-      }(frontier_, joined),
-      asio::detached);
-  run();
-  EXPECT_EQ(got, std::vector{1});
-  EXPECT_FALSE(joined);  // item 1 is not done
-  frontier_.close();
-  run();
-  EXPECT_EQ(got, (std::vector{1, -1}));
-  EXPECT_TRUE(joined);
 }
 
 }  // namespace
