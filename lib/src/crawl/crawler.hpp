@@ -1,21 +1,20 @@
 #pragma once
-// The crawl loop, after the seed's Crawler: `max_tasks` worker coroutines take
-// (url, redirects_left) items; a join counter counts URLs enqueued but not yet finished, and
-// when it reaches zero the workers are stopped and the crawl returns.
+// The crawl loop, after "A Web Crawler With asyncio Coroutines" (500 Lines or Less):
+// `max_tasks` worker coroutines pop (url, redirects_left) items from a frontier shaped like
+// asyncio.Queue, fetch them and push the URLs they lead to; when the frontier's join counter
+// reaches zero the workers are stopped and the crawl returns.
 //
-// Items wait in a frontier queued per origin, which hands out only what politeness allows
-// (max_per_host, rate_limit, Retry-After back-offs); a retry goes back into it.
+// The frontier hands out only what politeness allows (max_per_host, rate_limit, Retry-After
+// back-offs); a retry goes back into it for later. Requests go to a fetcher and time is read
+// from a crawl_clock, so that tests run crawls with neither sockets nor sleeps.
 //
 // Everything here runs on one thread (the executor's), so the seen-set, the frontier and
 // the records need no locks. Only parsing runs elsewhere: a page's body goes to a pool of
 // `threads` threads, and its links come back to the executor's thread.
 
-#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/cancellation_signal.hpp>
-#include <boost/asio/experimental/channel.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/system/error_code.hpp>
+#include <boost/asio/strand.hpp>
 #include <chrono>
 #include <cstdint>
 #include <exception>
@@ -24,7 +23,6 @@
 #include <stop_token>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -32,22 +30,29 @@
 #include "corocrawl/options.hpp"
 #include "corocrawl/record.hpp"
 #include "corocrawl/scope.hpp"
+#include "crawl/fetcher.hpp"
 #include "crawl/parse_pool.hpp"
 #include "crawl/retry_policy.hpp"
-#include "frontier/frontier.hpp"
+#include "frontier/awaitable_frontier.hpp"
+#include "frontier/crawl_clock.hpp"
+#include "html/links.hpp"
 #include "http/http_client.hpp"
 #include "http/request_headers.hpp"
 #include "store/crawl_store.hpp"
 
 namespace corocrawl {
 
+/// The HTTP client's settings for a crawl with `options`.
+http_client_options client_options(const crawl_options& options);
+
 class crawler {
  public:
   /// Prepares a crawl of `root_urls` (normalised absolute http(s) URLs without userinfo) with
-  /// `options` (whose `roots` are not read); `options`' headers and credentials go to
+  /// `options` (whose `roots` are not read), sending requests to `fetcher` and reading time
+  /// from `clock` (both outlive the crawler); `options`' headers and credentials go to
   /// `root_origins` only (see origins_of). Throws config_error for an exclude pattern that does
-  /// not compile, a CA file that does not load or a malformed proxy.
-  crawler(boost::asio::any_io_executor executor, const crawl_options& options,
+  /// not compile.
+  crawler(fetcher& fetcher, crawl_clock& clock, const crawl_options& options,
           std::vector<std::string> root_urls, std::vector<root_origin> root_origins);
 
   /// Crawls until every URL found has been processed, or until stop() or max_time. An
@@ -59,60 +64,59 @@ class crawler {
   /// interrupted. Call on the executor's thread.
   void stop();
 
+  /// Pages handed to the parse pool whose links have not come back yet (time spent there is
+  /// spent outside the executor).
+  std::size_t parsing() const { return parsing_; }
+
   /// What the crawl found; call once, after crawl() has returned.
   crawl_result result();
 
  private:
   using url_id = url_table::id;
-  using work_item = frontier::item;
-  using clock = std::chrono::steady_clock;
-  using work_channel =
-      boost::asio::experimental::channel<void(boost::system::error_code, work_item)>;
-  using event = boost::asio::experimental::channel<void(boost::system::error_code)>;
+  using work_item = awaitable_frontier::item;
+  using time_point = crawl_clock::time_point;
 
+  /// Runs `max_tasks` workers until they have all returned.
+  boost::asio::awaitable<void> run_workers();
+  /// Waits until the join counter reaches zero, or max_time, stop() or a failed worker halts
+  /// the crawl; then closes the frontier.
+  boost::asio::awaitable<void> close_when_done(time_point started);
   boost::asio::awaitable<void> work();
-  boost::asio::awaitable<std::tuple<boost::system::error_code, work_item>> next_item();
   boost::asio::awaitable<void> fetch(work_item item);
+  boost::asio::awaitable<void> stop_at(time_point deadline);
+  bool retry_later(const work_item& item, const http_client::result& fetched);
   void follow_redirect(const work_item& item, const http_response& response, fetch_record& record);
   boost::asio::awaitable<void> read_page(const work_item& item, http_response response,
                                          fetch_record& record);
+  boost::asio::awaitable<page_links> parse(std::string body, const std::string& page_url);
   void add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer, int depth);
-  void enqueue(work_item item, std::optional<clock::time_point> not_before = std::nullopt);
-  void dispatch();
-  void arm_wake_up();
-  void finish(url_id id, fetch_record record);
   void halt();
-  void worker_exited(std::exception_ptr error);
+  void fail(std::exception_ptr error);
   const std::vector<http_header>& headers_for(const http_target& target);
 
   crawl_options options_;
   std::vector<std::string> roots_;
   std::vector<root_origin> root_origins_;  // where options_' headers and credentials go
   scope scope_;
-  http_client client_;
+  fetcher& fetcher_;
+  crawl_clock& clock_;
   parse_pool parse_pool_;
+  // Pages larger than big_page are parsed here, one at a time: a parse tree takes about ten
+  // times its page's size, so no two of their trees are in memory at once.
+  static constexpr std::size_t big_page = 512 * 1024;
+  boost::asio::strand<boost::asio::thread_pool::executor_type> big_page_parser_;
   std::stop_source parse_stop_;  // requested when the crawl stops: parses under way end
+  std::size_t parsing_ = 0;
   std::unordered_map<std::string, std::vector<http_header>> headers_by_origin_;
 
   // The URLs seen, who links to them, and the records; the result shares it.
   std::shared_ptr<crawl_store> store_ = std::make_shared<crawl_store>();
-  frontier frontier_;
-  std::uint64_t frontier_peak_ = 0;
+  awaitable_frontier frontier_;
   std::uint64_t admitted_ = 0;     // URLs enqueued to be checked (max_urls bounds them)
   bool told_of_max_urls_ = false;  // the warning that max_urls is reached was logged
   retry_policy retries_;
-  work_channel handoff_;  // unbuffered: hands an item straight to an idle worker
-  static constexpr std::size_t big_page = 512 * 1024;
-  event big_page_turn_;             // holds the one turn to parse a page larger than big_page
-  int idle_workers_ = 0;            // workers waiting on handoff_
-  boost::asio::steady_timer wake_;  // when the frontier will have something for them
-  std::size_t unfinished_ = 0;      // the join counter
-  event all_done_;                  // the join counter reached zero, or the crawl was halted
-  event workers_gone_;              // the last worker returned
-  boost::asio::steady_timer time_limit_;
 
-  std::vector<boost::asio::cancellation_signal> worker_stops_;
-  int workers_running_ = 0;
+  boost::asio::cancellation_signal cancel_workers_;  // emitted when the crawl is halted
   bool stopping_ = false;
   bool interrupted_ = false;
   bool timed_out_ = false;

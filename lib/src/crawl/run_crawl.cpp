@@ -58,7 +58,9 @@ crawl_result run_crawl(const crawl_options& options) {
   std::vector<std::string> root_urls;
   for (const auto& root_url : roots)
     root_urls.push_back(root_url.url);
-  crawler crawl{context.get_executor(), options, std::move(root_urls), origins_of(roots)};
+  http_fetcher fetcher{context.get_executor(), client_options(options)};
+  steady_crawl_clock clock;
+  crawler crawl{fetcher, clock, options, std::move(root_urls), origins_of(roots)};
   std::optional<asio::signal_set> signals;
   if (options.stop_on_signals) {
     signals.emplace(context, SIGINT, SIGTERM);

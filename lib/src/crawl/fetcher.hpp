@@ -1,0 +1,46 @@
+#pragma once
+// Where the crawler's requests go: one GET per call, with the http_client's shape. The crawl
+// is run with an http_fetcher; tests give it a fetcher that answers from memory.
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <cstdint>
+#include <span>
+
+#include "http/http_client.hpp"
+
+namespace corocrawl {
+
+class fetcher {
+ public:
+  virtual ~fetcher() = default;
+
+  /// GETs `target` once with `headers` added: a response, or an error code and its words.
+  /// Cancellation (the awaiting coroutine's cancellation slot) aborts it.
+  virtual boost::asio::awaitable<http_client::result> get(const http_target& target,
+                                                          std::span<const http_header> headers) = 0;
+
+  /// Requests sent and connections opened so far.
+  virtual std::uint64_t requests() const = 0;
+  virtual std::uint64_t connections() const = 0;
+};
+
+/// The network, through an http_client (see there).
+class http_fetcher final : public fetcher {
+ public:
+  /// Throws config_error as http_client's constructor does.
+  http_fetcher(boost::asio::any_io_executor executor, http_client_options options)
+      : client_(std::move(executor), std::move(options)) {}
+
+  boost::asio::awaitable<http_client::result> get(const http_target& target,
+                                                  std::span<const http_header> headers) override {
+    return client_.get(target, headers);
+  }
+  std::uint64_t requests() const override { return client_.requests(); }
+  std::uint64_t connections() const override { return client_.connections(); }
+
+ private:
+  http_client client_;
+};
+
+}  // namespace corocrawl
