@@ -52,22 +52,22 @@ class printable_message final : public spdlog::custom_flag_formatter {
   }
 };
 
-void set_up_logging(corocrawl::verbosity verbosity) {
+void set_up_logging(corocrawl::cli::verbosity verbosity) {
   auto logger = spdlog::stderr_color_mt("corocrawl");
   auto formatter = std::make_unique<spdlog::pattern_formatter>();
   formatter->add_flag<printable_message>('*').set_pattern("corocrawl: %^%l%$: %*");
   logger->set_formatter(std::move(formatter));
   switch (verbosity) {
-    case corocrawl::verbosity::quiet:
+    case corocrawl::cli::verbosity::quiet:
       logger->set_level(spdlog::level::err);
       break;
-    case corocrawl::verbosity::info:
+    case corocrawl::cli::verbosity::info:
       logger->set_level(spdlog::level::info);
       break;
-    case corocrawl::verbosity::debug:
+    case corocrawl::cli::verbosity::debug:
       logger->set_level(spdlog::level::debug);
       break;
-    case corocrawl::verbosity::trace:
+    case corocrawl::cli::verbosity::trace:
       logger->set_level(spdlog::level::trace);
       break;
   }
@@ -129,7 +129,7 @@ bool write_output(std::string_view what, const output_target& target,
 }  // namespace
 
 int main(int argc, char** argv) {
-  corocrawl::settings settings;
+  corocrawl::cli::settings settings;
   try {
     auto parsed =
         corocrawl::cli::parse_command_line({argv + 1, argv + argc}, std::filesystem::current_path(),
@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
                                         [&](std::ostream& out) { out << done->text; });
       return written ? done->code : exit_internal;
     }
-    settings = std::move(std::get<corocrawl::settings>(parsed));
+    settings = std::move(std::get<corocrawl::cli::settings>(parsed));
   } catch (const corocrawl::config_error& e) {
     return fail(exit_usage, e.what());
   }
@@ -158,10 +158,9 @@ int main(int argc, char** argv) {
   set_up_logging(settings.verbosity);
   raise_open_file_limit();
   use_one_heap();
-  settings.crawl.stop_on_signals = true;
   corocrawl::crawl_result result;
   try {
-    result = corocrawl::run_crawl(settings.crawl);
+    result = corocrawl::run_crawl(*settings.plan);
   } catch (const corocrawl::config_error& e) {
     return fail(exit_usage, e.what());
   } catch (const std::exception& e) {
@@ -176,12 +175,12 @@ int main(int argc, char** argv) {
       corocrawl::write_json_summary(out, result, settings.crawl);
     });
   }
-  if (settings.report == corocrawl::report_mode::text) {
+  if (settings.report == corocrawl::cli::report_mode::text) {
     // stdout belongs to the JSON document when it is written there.
     const auto target = output_target::standard(json_to_stdout ? STDERR_FILENO : STDOUT_FILENO);
     written &= write_output("the report", target, [&](std::ostream& out) {
       corocrawl::write_text_report(out, result, settings.crawl,
-                                   settings.verbosity == corocrawl::verbosity::quiet);
+                                   settings.verbosity == corocrawl::cli::verbosity::quiet);
     });
   }
   // CI must not take a missing or cut summary for a verdict.

@@ -146,8 +146,8 @@ void check_value_parsers(std::string_view text) {
     const resolve_override r = parse_resolve("r", text);
     check(!r.addresses.empty(), "resolve without an address", text);
   });
-  parses(text, [&] { parse_report_mode("m", text); });
-  parses(text, [&] { parse_verbosity("v", text); });
+  constexpr std::string_view choices[] = {"quiet", "info", "debug", "trace"};
+  parses(text, [&] { check(choices[parse_choice("c", text, choices)] == text, "choice", text); });
 }
 
 }  // namespace
@@ -160,9 +160,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const fs::path file = dir.path() / "corocrawl.toml";
   std::ofstream(file, std::ios::binary | std::ios::trunc)
       .write(input.data(), static_cast<std::streamsize>(input.size()));
-  corocrawl::settings settings;
-  if (parses(input, [&] { corocrawl::apply_config_file(file, settings); })) {
-    parses(input, [&] { corocrawl::validate(settings); });
+  corocrawl::crawl_options options;
+  if (parses(input, [&] { corocrawl::apply_config_file(file, options); })) {
+    parses(input, [&] { corocrawl::validate(options); });
   }
   return 0;
 }

@@ -24,6 +24,9 @@ namespace corocrawl {
 namespace {
 
 namespace fs = std::filesystem;
+using cli::report_mode;
+using cli::settings;
+using cli::verbosity;
 using std::chrono::milliseconds;
 
 /// Each test runs with a fresh, empty directory as the `cwd` given to the parser.
@@ -82,7 +85,7 @@ TEST_F(CliTest, Defaults) {
   const settings s = parse({"http://example.com"});
   EXPECT_EQ(s.crawl.roots, std::vector<std::string>{"http://example.com/"});
   EXPECT_EQ(s.crawl.max_tasks, 100);
-  EXPECT_EQ(s.crawl.threads, 0);  // one per core
+  EXPECT_EQ(s.crawl.threads, std::nullopt);  // one per core
   EXPECT_EQ(s.crawl.max_redirect, 10);
   EXPECT_EQ(s.crawl.max_tries, 4);
   EXPECT_TRUE(s.crawl.exclude.empty());

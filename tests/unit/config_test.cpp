@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "corocrawl/errors.hpp"
+#include "settings.hpp"
 #include "temp_dir.hpp"
 
 namespace corocrawl {
@@ -26,6 +27,19 @@ namespace {
 
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
+// The program's settings: the library's crawl options plus its output settings, read from
+// corocrawl.toml with the program's option table.
+using cli::apply_config_file;
+using cli::parse_report_mode;
+using cli::parse_verbosity;
+using cli::report_mode;
+using cli::settings;
+using cli::verbosity;
+
+/// Checks the crawl options of `s` (validate takes crawl options).
+void validate(const settings& s) {
+  corocrawl::validate(s.crawl);
+}
 
 /// Runs `f`, which must throw config_error; checks the message is one line and contains
 /// every part. Returns the message.
@@ -530,7 +544,7 @@ TEST_F(ConfigFileTest, EmptyFileKeepsDefaults) {
   const settings s = apply("# nothing set\n");
   const settings defaults;
   EXPECT_EQ(s.crawl.max_tasks, defaults.crawl.max_tasks);
-  EXPECT_EQ(s.crawl.threads, 0);  // one per core
+  EXPECT_EQ(s.crawl.threads, std::nullopt);  // one per core
   EXPECT_EQ(s.crawl.max_redirect, 10);
   EXPECT_EQ(s.crawl.max_tries, 4);
   EXPECT_TRUE(s.crawl.strict);
@@ -615,7 +629,7 @@ TEST_F(ConfigFileTest, ErrorLeavesSettingsUntouched) {
   const fs::path file = write("max_tasks = 8\nthreads = 2\nmax_tries = \"x\"\n");
   EXPECT_THROW(apply_config_file(file, s), config_error);
   EXPECT_EQ(s.crawl.max_tasks, 100);
-  EXPECT_EQ(s.crawl.threads, 0);
+  EXPECT_EQ(s.crawl.threads, std::nullopt);
 }
 
 TEST_F(ConfigFileTest, SyntaxErrorHasLineAndColumn) {
@@ -1047,9 +1061,10 @@ TEST(Validate, RangesOfValuesSetByALibraryUser) {
   error_of([&] { validate(s); }, {"max_tasks"});
   s = with_root();
   s.crawl.threads = -1;
-  EXPECT_EQ(error_of([&] { validate(s); }, {}),
-            "threads: expected a non-negative integer (0: one per core), got -1");
-  s.crawl.threads = 0;  // one per core
+  EXPECT_EQ(error_of([&] { validate(s); }, {}), "threads: expected a positive integer, got -1");
+  s.crawl.threads = 0;
+  EXPECT_EQ(error_of([&] { validate(s); }, {}), "threads: expected a positive integer, got 0");
+  s.crawl.threads = std::nullopt;  // one per core
   EXPECT_NO_THROW(validate(s));
   s.crawl.threads = 1;
   EXPECT_NO_THROW(validate(s));

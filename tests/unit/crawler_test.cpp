@@ -17,6 +17,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "corocrawl/plan.hpp"
 #include "manual_clock.hpp"
 
 namespace corocrawl {
@@ -115,7 +116,9 @@ class CrawlerTest : public ::testing::Test {
 
   /// Crawls the site from "/" in virtual time; `during` runs beside the crawl.
   crawl_result crawl(std::function<asio::awaitable<void>(crawler&)> during = {}) {
-    crawler c{fetcher_, clock_, options_, {site + "/"}, {}};
+    crawl_options options = options_;
+    options.roots = {site + "/"};  // what a plan needs; the crawler takes its roots apart
+    crawler c{fetcher_, clock_, make_plan(options), {site + "/"}, {}};
     bool done = false;
     std::exception_ptr error;
     asio::co_spawn(io_, c.crawl(), [&](std::exception_ptr e) {

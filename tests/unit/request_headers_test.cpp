@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "corocrawl/errors.hpp"
-#include "corocrawl/root.hpp"
+#include "url/root.hpp"
 #include "url/url.hpp"
 
 namespace corocrawl {

@@ -1,6 +1,6 @@
 // classify_root: URLs, bare hosts and local directories, and the errors for everything else.
 
-#include "corocrawl/root.hpp"
+#include "url/root.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Scope: the seed's host rules (test.py) plus exclusion patterns.
 
-#include "corocrawl/scope.hpp"
+#include "url/scope.hpp"
 
 #include <gtest/gtest.h>
 

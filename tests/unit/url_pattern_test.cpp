@@ -1,7 +1,7 @@
 // Exclude patterns: ECMAScript syntax searched in URLs, with bounds on what compiles and on how
 // long a search may run.
 
-#include "corocrawl/url_pattern.hpp"
+#include "url/url_pattern.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,6 @@
 #pragma once
-// Settings of a corocrawl run: crawl options plus output choices, from TOML and validation.
+// The values options take: their ranges and parsers, shared by the command line, corocrawl.toml
+// and validation, so that every source words its errors alike.
 
 #include <chrono>
 #include <cstddef>
@@ -7,6 +8,7 @@
 #include <filesystem>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -14,28 +16,16 @@
 
 namespace corocrawl {
 
-enum class report_mode { text, none };
-
-/// Log level and report detail. quiet: errors only in the log and only broken URLs in the
-/// text report.
-enum class verbosity { quiet, info, debug, trace };
-
-struct settings {
-  crawl_options crawl;
-  std::optional<std::string> json_path;  ///< "-" is stdout
-  report_mode report = report_mode::text;
-  enum verbosity verbosity = verbosity::info;
-};
-
-/// Reads a corocrawl.toml and overrides `into` with every key it sets. Relative paths in it
-/// (local roots, json, ca_file) are taken from the file's directory. Throws config_error, one
-/// line naming the file, the key (and line when known) and the problem, for a missing or
-/// unreadable file, a directory, a file over max_config_file_size (such as /dev/zero), a TOML
-/// syntax error, an unknown key or a value of the wrong type or range. Opening never waits: a
-/// pipe (bash's <(...)) is read until its writer closes it, and a FIFO that gives nothing (no
-/// writer yet) is an error. The environment is not read: http_proxy and friends are the CLI's
-/// business.
-void apply_config_file(const std::filesystem::path& file, settings& into);
+/// Reads a corocrawl.toml and overrides `into` with every key of the library's options
+/// (option_table.hpp) it sets. Relative paths in it (local roots, ca_file) are taken from the
+/// file's directory. Throws config_error, one line naming the file, the key (and line when
+/// known) and the problem, for a missing or unreadable file, a directory, a file over
+/// max_config_file_size (such as /dev/zero), a TOML syntax error, an unknown key or a value of
+/// the wrong type or range; `into` is then untouched. Opening never waits: a pipe (bash's
+/// <(...)) is read until its writer closes it, and a FIFO that gives nothing (no writer yet)
+/// is an error. The environment is not read: http_proxy and friends are the CLI's business.
+/// A program with options of its own reads the file with its own table (option_table.hpp).
+void apply_config_file(const std::filesystem::path& file, crawl_options& into);
 
 /// Config files are read up to this size; a larger one (or an endless device such as
 /// /dev/zero) is an error. Real configs are a few KiB.
@@ -53,8 +43,8 @@ struct count_range {
 /// and so a socket, open: 10,000 is more than one event loop thread drives usefully, and more
 /// than the descriptors a process gets by default.
 inline constexpr count_range max_tasks_range{.max = 10'000};
-/// threads (as given on the command line or in corocrawl.toml; in settings 0 means one per
-/// core): threads beyond the cores only add memory; no common machine has 1,024 cores.
+/// threads (unset: one per core): threads beyond the cores only add memory; no common machine
+/// has 1,024 cores.
 inline constexpr count_range threads_range{.max = 1'024};
 /// max_per_host: more than max_tasks' bound can never be reached.
 inline constexpr count_range max_per_host_range{.max = max_tasks_range.max};
@@ -152,9 +142,10 @@ std::string parse_user(std::string_view name, std::string_view text);
 /// config_error naming `name`.
 std::string parse_user_agent(std::string_view name, std::string_view text);
 
-/// Checks a proxy URL as --proxy, proxy = or http_proxy give it: "" (no proxy) or a URL that
-/// proxy.hpp's parse_proxy accepts, whose credentials' Proxy-Authorization header line fits
-/// in max_header_line. Returns it unchanged. Throws config_error naming `name`.
+/// Checks a proxy URL as --proxy, proxy = or http_proxy give it: "" (no proxy) or
+/// "[http://][USER:PASS@]HOST[:PORT][/]" as curl accepts it (port 1080 when left out), whose
+/// credentials' Proxy-Authorization header line fits in max_header_line. Returns it unchanged.
+/// Throws config_error naming `name`.
 std::string parse_proxy_url(std::string_view name, std::string_view text);
 
 /// Checks --ca-file: `text` (relative paths taken from `base_dir`) must name a readable
@@ -163,20 +154,17 @@ std::string parse_proxy_url(std::string_view name, std::string_view text);
 std::string parse_ca_file(std::string_view name, std::string_view text,
                           const std::filesystem::path& base_dir);
 
-/// Parses "text" or "none". Throws config_error naming `name`.
-report_mode parse_report_mode(std::string_view name, std::string_view text);
+/// Parses one of `choices` and returns its index. Throws config_error naming `name` and
+/// listing the choices ("expected \"a\", \"b\" or \"c\", got ...") otherwise.
+int parse_choice(std::string_view name, std::string_view text,
+                 std::span<const std::string_view> choices);
 
-/// Parses "quiet", "info", "debug" or "trace". Throws config_error naming `name`.
-enum verbosity parse_verbosity(std::string_view name, std::string_view text);
-
-/// Checks crawl options as a whole: at least one root, every root classifies, every exclude
-/// pattern compiles, counts, sizes, rates and times in the ranges above, every resolve entry
-/// has an address, headers, user, user agent and proxies well-formed and ca_file readable (as
-/// the parsers above require), host_headers' hosts lower-case, and all the header lines one
-/// request gets from the settings at most max_request_headers bytes. Throws config_error.
+/// Checks crawl options as a whole, as make_plan (plan.hpp) does, without keeping the plan:
+/// at least one root, every root classifies, every exclude pattern compiles, counts, sizes,
+/// rates and times in the ranges above, every resolve entry has an address, headers, user,
+/// user agent and proxies well-formed and ca_file readable (as the parsers above require),
+/// host_headers' hosts lower-case, and all the header lines one request gets from the
+/// settings at most max_request_headers bytes. Throws config_error.
 void validate(const crawl_options& options);
-
-/// validate(s.crawl), and the output settings. Throws config_error.
-void validate(const settings& s);
 
 }  // namespace corocrawl

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "corocrawl/options.hpp"
+#include "corocrawl/plan.hpp"
 #include "corocrawl/record.hpp"
 
 namespace corocrawl {
@@ -55,5 +56,9 @@ bool passed(const crawl_result& result, bool fail_on_rate_limit = false);
 /// std::exception when the crawl cannot start (a directory cannot be served, no thread can be
 /// started); a failure midway ends the crawl with `failure` set.
 crawl_result run_crawl(const crawl_options& options);
+
+/// run_crawl for options already worked out into a plan (plan.hpp): they are not checked
+/// again.
+crawl_result run_crawl(const crawl_plan& plan);
 
 }  // namespace corocrawl

@@ -1,6 +1,7 @@
 #pragma once
 // What a crawl does: the options every entry point (CLI, config file, library) fills in.
-// validate() (config.hpp) checks them; its ranges there bound the counts and sizes.
+// option_table.hpp describes each; make_plan (plan.hpp) checks them against the ranges in
+// config.hpp and works them out once.
 
 #include <chrono>
 #include <cstdint>
@@ -43,9 +44,9 @@ struct crawl_options {
   /// http(s) URLs, bare hosts ("example.com/docs") or local directories; see classify_root.
   std::vector<std::string> roots;
   int max_tasks = 100;  ///< worker coroutines = concurrent requests
-  /// Threads that parse pages while the event loop's thread keeps the sockets busy;
-  /// 0: one per core (std::thread::hardware_concurrency()).
-  int threads = 0;
+  /// Threads that parse pages while the event loop's thread keeps the sockets busy (1 to
+  /// threads_range.max); unset: one per core (std::thread::hardware_concurrency()).
+  std::optional<int> threads;
   int max_redirect = 10;  ///< redirects followed in one chain (0: none)
   int max_tries = 4;      ///< attempts per URL on network errors, 429 and 503
   /// ECMAScript regular expressions; a URL any of them matches (searched, not fully matched)

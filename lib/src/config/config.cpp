@@ -14,13 +14,14 @@
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
 
 #include "config/config_detail.hpp"
-#include "http/proxy.hpp"
 #include "text/ascii.hpp"
+#include "url/proxy_url.hpp"
 
 namespace corocrawl {
 namespace {
@@ -284,18 +285,16 @@ std::string parse_ca_file(std::string_view name, std::string_view text,
   return file.string();
 }
 
-report_mode parse_report_mode(std::string_view name, std::string_view text) {
-  if (text == "text") return report_mode::text;
-  if (text == "none") return report_mode::none;
-  fail(name_of(name) + "expected \"text\" or \"none\", got " + quoted(text));
-}
-
-enum verbosity parse_verbosity(std::string_view name, std::string_view text) {
-  if (text == "quiet") return verbosity::quiet;
-  if (text == "info") return verbosity::info;
-  if (text == "debug") return verbosity::debug;
-  if (text == "trace") return verbosity::trace;
-  fail(name_of(name) + "expected \"quiet\", \"info\", \"debug\" or \"trace\", got " + quoted(text));
+int parse_choice(std::string_view name, std::string_view text,
+                 std::span<const std::string_view> choices) {
+  const auto found = std::find(choices.begin(), choices.end(), text);
+  if (found != choices.end()) return static_cast<int>(found - choices.begin());
+  std::string expected;
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (i > 0) expected += i + 1 == choices.size() ? " or " : ", ";
+    expected += quoted(choices[i]);
+  }
+  fail(name_of(name) + "expected " + expected + ", got " + quoted(text));
 }
 
 }  // namespace corocrawl

@@ -1,5 +1,5 @@
-// Helpers shared by the value parsers (config.cpp), the corocrawl.toml reader (config_file.cpp)
-// and validate (validate.cpp): all three must word their errors alike and apply the same
+// Helpers shared by the value parsers (config.cpp), the corocrawl.toml reader (toml_values.cpp)
+// and make_plan (plan.cpp): all three must word their errors alike and apply the same
 // range checks, whether a value came from the command line, the file or the settings object.
 // Internal: not part of the library's interface.
 #pragma once

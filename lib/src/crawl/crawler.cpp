@@ -11,7 +11,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <random>
 
-#include "corocrawl/version.hpp"
+#include "config/plan_details.hpp"
 #include "http/content_type.hpp"
 #include "http/request_headers.hpp"
 #include "url/trap_rules.hpp"
@@ -37,31 +37,24 @@ std::string what(const std::exception_ptr& error) {
 
 }  // namespace
 
-http_client_options client_options(const crawl_options& options) {
-  return {.timeout = options.timeout,
-          .max_body = options.max_body,
-          .resolve = options.resolve,
-          .user_agent = options.user_agent.empty()
-                            ? std::string("corocrawl/") + version + " (+" + project_url + ")"
-                            : options.user_agent,
-          .insecure = options.insecure,
-          .ca_file = options.ca_file,
-          .proxy = options.proxy,
-          .max_connections = connection_cap(options.max_tasks)};
+http_client_options client_options(const crawl_plan& plan) {
+  http_client_options options = plan.get().http;
+  options.max_connections = connection_cap(plan.options().max_tasks);
+  return options;
 }
 
-crawler::crawler(fetcher& fetcher, crawl_clock& clock, const crawl_options& options,
+crawler::crawler(fetcher& fetcher, crawl_clock& clock, crawl_plan plan,
                  std::vector<std::string> root_urls, std::vector<root_origin> root_origins)
-    : options_(options),
+    : plan_(std::move(plan)),
       roots_(std::move(root_urls)),
       root_origins_(std::move(root_origins)),
-      scope_(roots_, options.strict, compile_patterns(options.exclude, "exclude")),
+      scope_(roots_, options_.strict, plan_.get().exclude),
       fetcher_(fetcher),
       clock_(clock),
-      parse_pool_(static_cast<unsigned>(options.threads)),
+      parse_pool_(plan_.get().threads),
       big_page_parser_(asio::make_strand(parse_pool_.executor())),
-      frontier_(clock, options.max_per_host, options.rate_limit),
-      retries_(options.max_tries, options.max_retry_wait, std::random_device{}()) {}
+      frontier_(clock, options_.max_per_host, options_.rate_limit),
+      retries_(options_.max_tries, options_.max_retry_wait, std::random_device{}()) {}
 
 asio::awaitable<void> crawler::crawl() {
   const auto started = clock_.now();

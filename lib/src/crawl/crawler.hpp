@@ -28,8 +28,8 @@
 
 #include "corocrawl/crawl.hpp"
 #include "corocrawl/options.hpp"
+#include "corocrawl/plan.hpp"
 #include "corocrawl/record.hpp"
-#include "corocrawl/scope.hpp"
 #include "crawl/fetcher.hpp"
 #include "crawl/parse_pool.hpp"
 #include "crawl/retry_policy.hpp"
@@ -39,21 +39,22 @@
 #include "http/http_client.hpp"
 #include "http/request_headers.hpp"
 #include "store/crawl_store.hpp"
+#include "url/scope.hpp"
 
 namespace corocrawl {
 
-/// The HTTP client's settings for a crawl with `options`.
-http_client_options client_options(const crawl_options& options);
+/// The HTTP client's settings for a crawl as `plan` says: the plan's, with a connection cap
+/// for the file descriptors the process may open now (connection_cap).
+http_client_options client_options(const crawl_plan& plan);
 
 class crawler {
  public:
-  /// Prepares a crawl of `root_urls` (normalised absolute http(s) URLs without userinfo) with
-  /// `options` (whose `roots` are not read), sending requests to `fetcher` and reading time
-  /// from `clock` (both outlive the crawler); `options`' headers and credentials go to
-  /// `root_origins` only (see origins_of). Throws config_error for an exclude pattern that does
-  /// not compile.
-  crawler(fetcher& fetcher, crawl_clock& clock, const crawl_options& options,
-          std::vector<std::string> root_urls, std::vector<root_origin> root_origins);
+  /// Prepares a crawl of `root_urls` (normalised absolute http(s) URLs without userinfo) as
+  /// `plan` says (its roots are not read), sending requests to `fetcher` and reading time
+  /// from `clock` (both outlive the crawler); the plan's headers and credentials go to
+  /// `root_origins` only (the plan's, and those of the directories served for it).
+  crawler(fetcher& fetcher, crawl_clock& clock, crawl_plan plan, std::vector<std::string> root_urls,
+          std::vector<root_origin> root_origins);
 
   /// Crawls until every URL found has been processed, or until stop() or max_time. An
   /// exception in a worker (the environment failed: memory, descriptors...) stops the others
@@ -94,7 +95,8 @@ class crawler {
   void fail(std::exception_ptr error);
   const std::vector<http_header>& headers_for(const http_target& target);
 
-  crawl_options options_;
+  crawl_plan plan_;
+  const crawl_options& options_ = plan_.options();  // checked
   std::vector<std::string> roots_;
   std::vector<root_origin> root_origins_;  // where options_' headers and credentials go
   scope scope_;

@@ -8,11 +8,12 @@
 #include <memory>
 #include <optional>
 
-#include "corocrawl/config.hpp"
+#include "config/plan_details.hpp"
 #include "corocrawl/crawl.hpp"
-#include "corocrawl/root.hpp"
+#include "corocrawl/plan.hpp"
 #include "crawl/crawler.hpp"
 #include "serve/static_site_server.hpp"
+#include "url/url.hpp"
 
 namespace corocrawl {
 
@@ -35,34 +36,35 @@ void stop_on_signal(asio::signal_set& signals, crawler& crawl) {
 }  // namespace
 
 crawl_result run_crawl(const crawl_options& options) {
-  validate(options);
+  return run_crawl(make_plan(options));
+}
 
-  // Directory roots are served on 127.0.0.1 for as long as the crawl runs.
+crawl_result run_crawl(const crawl_plan& plan) {
+  // Directory roots are served on 127.0.0.1 for as long as the crawl runs; their origins
+  // get the crawl's headers as the URL roots' do.
   std::vector<std::unique_ptr<static_site_server>> servers;
-  // Root URLs without userinfo, so that no output shows it; the credentials it named go
-  // beside them, to their origins only.
-  std::vector<url_root> roots;
-  for (const auto& text : options.roots) {
-    const auto classified = classify_root(text);
-    if (const auto* url = std::get_if<url_root>(&classified)) {
-      roots.push_back(*url);
-    } else {
-      const auto& directory = std::get<directory_root>(classified).path;
-      servers.push_back(std::make_unique<static_site_server>(directory));
-      roots.push_back({.url = servers.back()->url()});
-      spdlog::info("serving {} at {}", directory.string(), servers.back()->url());
+  std::vector<std::string> root_urls;
+  std::vector<root_origin> root_origins = plan.get().root_origins;
+  for (const auto& given : plan.get().roots) {
+    if (!given.directory) {
+      root_urls.push_back(given.url);
+      continue;
+    }
+    const auto& directory = *given.directory;
+    servers.push_back(std::make_unique<static_site_server>(directory));
+    root_urls.push_back(servers.back()->url());
+    spdlog::info("serving {} at {}", directory.string(), servers.back()->url());
+    if (const auto target = split_http_url(root_urls.back())) {
+      root_origins.push_back({target->https, target->host, target->port, std::nullopt});
     }
   }
 
   asio::io_context context{1};
-  std::vector<std::string> root_urls;
-  for (const auto& root_url : roots)
-    root_urls.push_back(root_url.url);
-  http_fetcher fetcher{context.get_executor(), client_options(options)};
+  http_fetcher fetcher{context.get_executor(), client_options(plan)};
   steady_crawl_clock clock;
-  crawler crawl{fetcher, clock, options, std::move(root_urls), origins_of(roots)};
+  crawler crawl{fetcher, clock, plan, std::move(root_urls), std::move(root_origins)};
   std::optional<asio::signal_set> signals;
-  if (options.stop_on_signals) {
+  if (plan.options().stop_on_signals) {
     signals.emplace(context, SIGINT, SIGTERM);
     stop_on_signal(*signals, crawl);
   }

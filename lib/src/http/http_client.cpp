@@ -119,10 +119,6 @@ http_client::http_client(asio::any_io_executor executor, http_client_options opt
   // A bad CA file is a config error before the crawl; otherwise OpenSSL is set up (4 MB of
   // it paged in) only when the first https URL comes.
   if (!options_.ca_file.empty()) tls();
-  if (!options_.proxy.http_proxy.empty())
-    http_proxy_ = parse_proxy("http proxy", options_.proxy.http_proxy);
-  if (!options_.proxy.https_proxy.empty())
-    https_proxy_ = parse_proxy("https proxy", options_.proxy.https_proxy);
 }
 
 http_client::~http_client() = default;
@@ -146,8 +142,8 @@ ssl::context& http_client::tls() {
 }
 
 const proxy_endpoint* http_client::proxy_for(const http_target& target) const {
-  const auto& proxy = target.https ? https_proxy_ : http_proxy_;
-  if (!proxy || bypasses_proxy(target.host, options_.proxy.no_proxy)) return nullptr;
+  const auto& proxy = target.https ? options_.https_proxy : options_.http_proxy;
+  if (!proxy || bypasses_proxy(target.host, options_.no_proxy)) return nullptr;
   return &*proxy;
 }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "corocrawl/options.hpp"
+#include "http/client_options.hpp"
 #include "http/connection_pool.hpp"
 #include "http/fetch_error.hpp"
 #include "http/host_resolver.hpp"
@@ -41,19 +42,6 @@ struct http_response {
   std::uint64_t body_received = 0;
 };
 
-struct http_client_options {
-  std::chrono::milliseconds timeout{30'000};  ///< connect + request + response
-  std::uint64_t max_body = 10 * 1024 * 1024;  ///< decoded bytes
-  std::vector<resolve_override> resolve;
-  std::string user_agent;
-  bool insecure = false;
-  std::string ca_file;
-  proxy_options proxy;
-  /// Connections open at once, across all origins and proxies; 0: no limit. See
-  /// connection_cap().
-  std::size_t max_connections = 0;
-};
-
 /// The connection cap for a crawl of `max_tasks` concurrent requests: never more than they
 /// can use, and at most half the file descriptors the process may open (RLIMIT_NOFILE, read
 /// now) after a reserve for everything else, since folder mode's server spends one more per
@@ -69,7 +57,7 @@ class http_client {
     http_response response;
   };
 
-  /// Throws config_error for a CA file that cannot be loaded or a malformed proxy URL.
+  /// Throws config_error for a CA file that cannot be loaded.
   http_client(boost::asio::any_io_executor executor, http_client_options options);
   ~http_client();
   http_client(const http_client&) = delete;
@@ -112,8 +100,6 @@ class http_client {
   boost::asio::any_io_executor executor_;
   http_client_options options_;
   std::optional<boost::asio::ssl::context> tls_;  // made by tls() when first needed
-  std::optional<proxy_endpoint> http_proxy_;
-  std::optional<proxy_endpoint> https_proxy_;
   host_resolver resolver_;
   connection_pool pool_;
   std::uint64_t requests_ = 0;

@@ -12,11 +12,12 @@
 #include <vector>
 
 #include "corocrawl/options.hpp"
+#include "text/base64.hpp"
 #include "url/url.hpp"
 
 namespace corocrawl {
 
-struct url_root;  // corocrawl/root.hpp, not included: its `root` would shadow names here
+struct url_root;  // url/root.hpp, not included: its `root` would shadow names here
 
 /// The origin of a root, and the credentials a root URL's userinfo names for it.
 struct root_origin {
@@ -43,11 +44,5 @@ std::vector<root_origin> origins_of(const std::vector<url_root>& roots);
 std::vector<http_header> headers_for_target(const crawl_options& options,
                                             std::span<const root_origin> roots,
                                             const http_target& target);
-
-/// "Basic " followed by the base64 of `user_colon_password` (RFC 7617).
-std::string basic_authorization(std::string_view user_colon_password);
-
-/// Base64 (RFC 4648, with padding).
-std::string base64(std::string_view bytes);
 
 }  // namespace corocrawl

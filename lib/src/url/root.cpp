@@ -1,6 +1,6 @@
 // classify_root: what a ROOT typed by a user names (URL, local directory or bare host).
 
-#include "corocrawl/root.hpp"
+#include "url/root.hpp"
 
 #include <array>
 #include <boost/url/parse.hpp>

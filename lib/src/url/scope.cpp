@@ -1,6 +1,6 @@
 // The seed's host rules (crawling.py host_okay) plus exclusion patterns.
 
-#include "corocrawl/scope.hpp"
+#include "url/scope.hpp"
 
 #include <spdlog/spdlog.h>
 

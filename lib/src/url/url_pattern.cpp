@@ -3,7 +3,7 @@
 // C++11 and later), and throws instead of running on when a search exceeds a number of steps.
 // std::regex recursed per character and per group, and had no such limit.
 
-#include "corocrawl/url_pattern.hpp"
+#include "url/url_pattern.hpp"
 
 #include <algorithm>
 #include <boost/regex.hpp>

@@ -1,5 +1,8 @@
-// Checks settings as a whole, however they were put together (command line, corocrawl.toml or
-// code), with the same rules and messages as the parsers in config.cpp.
+// Checks crawl options as a whole, however they were put together (command line,
+// corocrawl.toml or code), with the same rules and messages as the parsers in config.cpp, and
+// works them out into a crawl plan on the way: each value is checked and parsed once.
+
+#include "corocrawl/plan.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,13 +12,18 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "config/config_detail.hpp"
+#include "config/plan_details.hpp"
 #include "corocrawl/config.hpp"
-#include "corocrawl/root.hpp"
-#include "corocrawl/scope.hpp"
+#include "corocrawl/version.hpp"
 #include "text/ascii.hpp"
+#include "url/proxy_url.hpp"
+#include "url/root.hpp"
+#include "url/url_pattern.hpp"
 
 namespace corocrawl {
 namespace {
@@ -63,21 +71,21 @@ void check_request_headers(const crawl_options& c) {
   }
 }
 
-}  // namespace
+/// A proxy setting parsed, as parse_proxy_url checks it; none for "".
+std::optional<proxy_endpoint> proxy_of(std::string_view name, const std::string& url) {
+  if (url.empty()) return std::nullopt;
+  proxy_endpoint proxy = parse_proxy(name, url);
+  if (proxy.authorization) {
+    check_header_line(name, "the Proxy-Authorization header line its credentials become",
+                      header_line_size("Proxy-Authorization", proxy.authorization->size()));
+  }
+  return proxy;
+}
 
-void validate(const crawl_options& c) {
-  if (c.roots.empty()) {
-    fail("no root to crawl: give a URL or a directory, or roots = [...] in corocrawl.toml");
-  }
-  for (const std::string& r : c.roots)
-    classify_root(r);
-  compile_patterns(c.exclude, "exclude");
+/// The counts, sizes, rates and times within their ranges.
+void check_ranges(const crawl_options& c) {
   check_count("max_tasks", c.max_tasks, max_tasks_range);
-  if (c.threads < 0) {
-    fail("threads: expected a non-negative integer (0: one per core), got " +
-         std::to_string(c.threads));
-  }
-  check_count("threads", c.threads, {.min = 0, .max = threads_range.max});
+  if (c.threads) check_count("threads", *c.threads, threads_range);
   check_count("max_tries", c.max_tries, max_tries_range);
   check_count("max_redirect", c.max_redirect, max_redirect_range);
   if (c.max_urls && *c.max_urls < 1) fail("max_urls: expected a positive integer, got 0");
@@ -98,6 +106,10 @@ void validate(const crawl_options& c) {
       fail("resolve: no address for " + r.host + ":" + std::to_string(r.port));
     }
   }
+}
+
+/// The identity a request carries: user agent, headers and credentials well-formed.
+void check_identity(const crawl_options& c) {
   if (!c.user_agent.empty()) parse_user_agent("user_agent", c.user_agent);
   for (const http_header& h : c.headers)
     checked_header("headers", h.name, h.value);
@@ -112,14 +124,55 @@ void validate(const crawl_options& c) {
   }
   if (c.user) parse_user("user", *c.user);
   check_request_headers(c);
-  parse_proxy_url("proxy.http_proxy", c.proxy.http_proxy);
-  parse_proxy_url("proxy.https_proxy", c.proxy.https_proxy);
-  if (!c.ca_file.empty()) parse_ca_file("ca_file", c.ca_file, fs::current_path());
 }
 
-void validate(const settings& s) {
-  validate(s.crawl);
-  if (s.json_path && s.json_path->empty()) fail("json: expected a file name or \"-\", got \"\"");
+}  // namespace
+
+crawl_plan make_plan(const crawl_options& c) {
+  auto plan = std::make_shared<crawl_plan::details>();
+  plan->options = c;
+  if (c.roots.empty()) {
+    fail("no root to crawl: give a URL or a directory, or roots = [...] in corocrawl.toml");
+  }
+  std::vector<url_root> url_roots;
+  for (const std::string& text : c.roots) {
+    const root classified = classify_root(text);
+    if (const auto* url = std::get_if<url_root>(&classified)) {
+      plan->roots.push_back({.url = url->url});
+      url_roots.push_back(*url);
+    } else {
+      plan->roots.push_back({.directory = std::get<directory_root>(classified).path});
+    }
+  }
+  plan->exclude = compile_patterns(c.exclude, "exclude");
+  check_ranges(c);
+  check_identity(c);
+  plan->http = {
+      .timeout = c.timeout,
+      .max_body = c.max_body,
+      .resolve = c.resolve,
+      .user_agent = c.user_agent.empty()
+                        ? std::string("corocrawl/") + version + " (+" + project_url + ")"
+                        : c.user_agent,
+      .insecure = c.insecure,
+      .ca_file = c.ca_file,
+      .http_proxy = proxy_of("proxy.http_proxy", c.proxy.http_proxy),
+      .https_proxy = proxy_of("proxy.https_proxy", c.proxy.https_proxy),
+      .no_proxy = c.proxy.no_proxy,
+  };
+  if (!c.ca_file.empty()) parse_ca_file("ca_file", c.ca_file, fs::current_path());
+  plan->root_origins = origins_of(url_roots);
+  plan->threads = c.threads ? static_cast<unsigned>(*c.threads)
+                            : std::max(1U, std::thread::hardware_concurrency());
+  return crawl_plan(std::move(plan));
+}
+
+const crawl_options& crawl_plan::options() const {
+  return details_->options;
+}
+
+void validate(const crawl_options& options) {
+  make_plan(options);
 }
 
 }  // namespace corocrawl

@@ -9,7 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "corocrawl/url_pattern.hpp"
+#include "url/url_pattern.hpp"
 
 namespace corocrawl {
 

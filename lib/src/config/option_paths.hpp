@@ -1,0 +1,21 @@
+// Values that name places, as the option kinds roots and output_file keep them. Internal.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "corocrawl/option_table.hpp"
+
+namespace corocrawl {
+
+/// A root as settings keep it: directories (relative ones taken from `base_dir`) absolute,
+/// URLs normalised with their userinfo, so that the root means the same whatever the working
+/// directory of whoever reads the settings later. Throws config_error as classify_root.
+std::string root_setting(std::string_view text, const std::filesystem::path& base_dir);
+
+/// An output file as given: "-" (stdout) kept, a relative path taken from `base`. Throws
+/// config_error naming `name` for "".
+std::string output_path(std::string_view name, std::string_view text, const path_base& base);
+
+}  // namespace corocrawl

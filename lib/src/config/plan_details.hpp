@@ -1,0 +1,36 @@
+// What a crawl plan holds: the options worked out for the crawler and the HTTP client.
+// Internal: the types here are the library's own.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "corocrawl/options.hpp"
+#include "corocrawl/plan.hpp"
+#include "http/client_options.hpp"
+#include "http/request_headers.hpp"
+#include "url/url_pattern.hpp"
+
+namespace corocrawl {
+
+struct crawl_plan::details {
+  crawl_options options;  ///< as given, checked
+  /// A root as the crawl starts from it: a URL, or a directory to serve.
+  struct root_to_crawl {
+    std::string url;  ///< normalised, without userinfo; empty for a directory
+    std::optional<std::filesystem::path> directory;  ///< absolute, canonical
+  };
+  std::vector<root_to_crawl> roots;  ///< in the order given
+  /// The origins of the URL roots with their userinfo credentials (origins_of); a served
+  /// directory's origin is added when it is served.
+  std::vector<root_origin> root_origins;
+  std::vector<url_pattern> exclude;  ///< compiled
+  /// The HTTP client's settings: proxies parsed, the user agent defaulted. max_connections is
+  /// left 0 here: it depends on the file descriptor limit when the crawl starts.
+  http_client_options http;
+  unsigned threads = 1;  ///< parse threads: `options.threads`, or one per core
+};
+
+}  // namespace corocrawl
