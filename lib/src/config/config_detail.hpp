@@ -58,12 +58,11 @@ inline std::string shown_size(std::uint64_t bytes) {
   return std::to_string(bytes);
 }
 
-/// A max_body from corocrawl.toml or the settings: 1 to max_body_limit bytes.
-inline void check_max_body(std::string_view name, std::uint64_t bytes) {
+/// A byte size from corocrawl.toml or the settings: 1 to `max` bytes.
+inline void check_byte_size(std::string_view name, std::uint64_t bytes, std::uint64_t max) {
   if (bytes < 1) fail(name_of(name) + "expected a size in bytes >= 1, got 0");
-  if (bytes > max_body_limit) {
-    fail(name_of(name) + std::to_string(bytes) + " is too large (at most " +
-         shown_size(max_body_limit) + ")");
+  if (bytes > max) {
+    fail(name_of(name) + std::to_string(bytes) + " is too large (at most " + shown_size(max) + ")");
   }
 }
 

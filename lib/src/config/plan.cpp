@@ -14,11 +14,13 @@
 #include <string_view>
 #include <thread>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "config/config_detail.hpp"
 #include "config/plan_details.hpp"
 #include "corocrawl/config.hpp"
+#include "corocrawl/option_table.hpp"
 #include "corocrawl/version.hpp"
 #include "text/ascii.hpp"
 #include "url/proxy_url.hpp"
@@ -82,25 +84,43 @@ std::optional<proxy_endpoint> proxy_of(std::string_view name, const std::string&
   return proxy;
 }
 
-/// The counts, sizes, rates and times within their ranges.
-void check_ranges(const crawl_options& c) {
-  check_count("max_tasks", c.max_tasks, max_tasks_range);
-  if (c.threads) check_count("threads", *c.threads, threads_range);
-  check_count("max_tries", c.max_tries, max_tries_range);
-  check_count("max_redirect", c.max_redirect, max_redirect_range);
-  if (c.max_urls && *c.max_urls < 1) fail("max_urls: expected a positive integer, got 0");
-  if (c.max_depth) check_count("max_depth", *c.max_depth, max_depth_range);
-  check_duration("timeout", c.timeout, timeout_range);
-  if (c.max_time) check_duration("max_time", *c.max_time, max_time_range);
-  check_max_body("max_body", c.max_body);
-  check_count("max_per_host", c.max_per_host, max_per_host_range);
-  // 0 is "unlimited"; a positive rate goes through the same check as the parsers'.
-  if (!std::isfinite(c.rate_limit) || c.rate_limit < 0) {
-    fail("rate_limit: expected a non-negative number of requests per second, got " +
-         shown_number(c.rate_limit));
+/// One value within the range its descriptor gives; unset optional values pass.
+void check_range(const option_spec& spec, const option_value& value) {
+  if (std::holds_alternative<std::monostate>(value)) return;
+  const std::string_view key = spec.key;
+  switch (spec.kind) {
+    case option_kind::count:
+      check_count(key, std::get<int>(value), spec.counts);
+      break;
+    case option_kind::large_count:
+      if (std::get<std::uint64_t>(value) < 1)
+        fail(name_of(key) + "expected a positive integer, got 0");
+      break;
+    case option_kind::seconds:
+      check_duration(key, std::get<std::chrono::milliseconds>(value), spec.seconds);
+      break;
+    case option_kind::byte_size:
+      check_byte_size(key, std::get<std::uint64_t>(value), spec.max_bytes);
+      break;
+    case option_kind::rate: {
+      // 0 is "unlimited"; a positive rate goes through the same check as the parsers'.
+      const double rate = std::get<double>(value);
+      if (!std::isfinite(rate) || rate < 0) {
+        fail(name_of(key) + "expected a non-negative number of requests per second, got " +
+             shown_number(rate));
+      }
+      if (rate > 0) checked_rate(key, rate, shown_number(rate));
+      break;
+    }
+    default:
+      break;  // checked as a whole below
   }
-  if (c.rate_limit > 0) checked_rate("rate_limit", c.rate_limit, shown_number(c.rate_limit));
-  check_duration("max_retry_wait", c.max_retry_wait, retry_wait_range);
+}
+
+/// The counts, sizes, rates and times within the ranges the option table gives them.
+void check_ranges(const crawl_options& c) {
+  for (const option<crawl_options>& o : crawl_option_table())
+    check_range(o.spec, o.read(c));
   for (const resolve_override& r : c.resolve) {
     if (r.addresses.empty()) {
       fail("resolve: no address for " + r.host + ":" + std::to_string(r.port));

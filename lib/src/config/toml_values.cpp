@@ -165,7 +165,7 @@ std::uint64_t toml_values::byte_size(const toml::node& node, std::string_view ke
               name_of(key) + "expected a size in bytes >= 1, got " + std::to_string(n->get()));
     }
     const auto bytes = static_cast<std::uint64_t>(n->get());
-    located(node, [&] { check_max_body(key, bytes); });
+    located(node, [&] { check_byte_size(key, bytes, spec.max_bytes); });
     return bytes;
   }
   if (node.is_string()) {
