@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -30,14 +32,23 @@ class AwaitableFrontierTest : public ::testing::Test {
   }
 
   /// Pops one item into `got` (the url; -1 for nullopt), in the background.
-  void pop_into(std::vector<int>& got) {
+  void pop_into(std::vector<int>& got) { pop_into(frontier_, got, asio::detached); }
+
+  /// Pops one item of `frontier` into `got`; `done` is the coroutine's completion token.
+  template <typename Token>
+  void pop_into(awaitable_frontier& frontier, std::vector<int>& got, Token done) {
     asio::co_spawn(
         io_,
         [](awaitable_frontier& f, std::vector<int>& out) -> asio::awaitable<void> {
           const auto it = co_await f.pop();
           out.push_back(it ? static_cast<int>(it->url) : -1);
-        }(frontier_, got),
-        asio::detached);
+        }(frontier, got),
+        std::move(done));
+  }
+
+  void poll() {
+    io_.restart();
+    io_.poll();
   }
 
   awaitable_frontier::item item_for(std::uint32_t url) {
@@ -95,6 +106,37 @@ TEST_F(AwaitableFrontierTest, CloseWakesPopsAndJoin) {
   run();
   EXPECT_EQ(got, (std::vector{1, -1}));
   EXPECT_TRUE(joined);
+}
+
+// A pop cancelled while it waits leaves the frontier (it threw or returned nullopt): what is
+// pushed afterwards goes to the pops still waiting, and close() wakes only those.
+TEST_F(AwaitableFrontierTest, ACancelledPopLeavesTheQueueOfPops) {
+  for (const bool timed : {false, true}) {
+    SCOPED_TRACE(timed ? "watching the clock" : "waiting to be woken");
+    awaitable_frontier frontier{clock_, 1, 0};
+    ASSERT_EQ(frontier.origin("http://a:80"), item_for(0).origin);
+    std::vector<int> cancelled;
+    std::vector<int> waiting;
+    asio::cancellation_signal cancel;
+    bool ended = false;
+    // The first pop is the one that watches the clock when an item waits for its time.
+    if (timed) frontier.push_at(item_for(9), clock_.now() + 1h);
+    pop_into(frontier, cancelled,
+             asio::bind_cancellation_slot(cancel.slot(),
+                                          [&ended](std::exception_ptr) { ended = true; }));
+    pop_into(frontier, waiting, asio::detached);
+    poll();
+    cancel.emit(asio::cancellation_type::terminal);
+    poll();
+    ASSERT_TRUE(ended);
+    EXPECT_TRUE(cancelled.empty() || cancelled == std::vector{-1});
+    frontier.push(item_for(3));
+    poll();
+    EXPECT_EQ(waiting, std::vector{3});  // not handed to the pop that left
+    frontier.close();
+    poll();
+    EXPECT_TRUE(cancelled.empty() || cancelled == std::vector{-1});
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <boost/asio/experimental/channel.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <utility>
 
 namespace corocrawl {
 
@@ -27,11 +28,36 @@ asio::awaitable<bool> cancelled() {
 
 // A pop() or join() waiting. `wake` holds at most one wake-up, so one sent while the waiter is
 // not yet suspended is kept rather than lost; a waiter that wakes with nothing to do looks
-// again and waits again.
+// again and waits again. It is listed in its frontier for exactly as long as it lives, so that
+// however its wait ends (an item, close(), cancellation, or the exception Asio throws when a
+// cancelled coroutine awaits again), no wake-up and no item is ever sent to a dead waiter.
 struct awaitable_frontier::waiter {
-  explicit waiter(const asio::any_io_executor& executor) : wake(executor, 1) {}
+  enum class kind { pop, join };
+
+  waiter(awaitable_frontier& frontier, kind k, const asio::any_io_executor& executor)
+      : owner(frontier), role(k), wake(executor, 1) {
+    if (role == kind::pop) {
+      owner.poppers_.push_back(this);
+    } else {
+      owner.joiners_.push_back(this);
+    }
+  }
+  waiter(const waiter&) = delete;
+  waiter& operator=(const waiter&) = delete;
+  ~waiter() {
+    if (role == kind::join) {
+      std::erase(owner.joiners_, this);
+    } else if (got) {
+      owner.give_back(*got);  // handed an item, but its pop() never returned it
+    } else {
+      owner.leave(*this);
+    }
+  }
+
   void notify() { wake.try_send(error_code{}); }  // false when one is already held: enough
 
+  awaitable_frontier& owner;
+  kind role;
   asio::experimental::channel<void(error_code)> wake;
   std::optional<item> got;  // the item handed to this pop
 };
@@ -97,6 +123,12 @@ void awaitable_frontier::dispatch(const waiter* caller) {
   if (ready && (!timed_until_ || *ready < *timed_until_)) poppers_.front()->notify();
 }
 
+void awaitable_frontier::give_back(const item& it) {
+  book_.release(it.origin);
+  book_.push(it);
+  dispatch(nullptr);
+}
+
 void awaitable_frontier::leave(waiter& w) {
   const auto place = std::find(poppers_.begin(), poppers_.end(), &w);
   if (place == poppers_.end()) return;
@@ -113,8 +145,7 @@ asio::awaitable<std::optional<awaitable_frontier::item>> awaitable_frontier::pop
   if (poppers_.empty())
     if (auto it = book_.pop(clock_.now())) co_return it;
 
-  waiter self(co_await asio::this_coro::executor);
-  poppers_.push_back(&self);
+  waiter self(*this, waiter::kind::pop, co_await asio::this_coro::executor);
   while (!self.got && !closed_) {
     // The front pop also wakes when time alone makes an item ready.
     const bool front = poppers_.front() == &self;
@@ -133,20 +164,17 @@ asio::awaitable<std::optional<awaitable_frontier::item>> awaitable_frontier::pop
       dispatch(&self);
     }
   }
-  leave(self);  // when it was handed nothing
-  co_return self.got;
+  co_return std::exchange(self.got, std::nullopt);  // self leaves the queue of pops as it goes
 }
 
 asio::awaitable<void> awaitable_frontier::join() {
   if (closed_ || unfinished_ == 0) co_return;
-  waiter self(co_await asio::this_coro::executor);
-  joiners_.push_back(&self);
+  waiter self(*this, waiter::kind::join, co_await asio::this_coro::executor);
   while (!closed_ && unfinished_ > 0) {
     co_await self.wake.async_receive(use_tuple);
     const bool gave_up = co_await cancelled();
     if (gave_up) break;
   }
-  std::erase(joiners_, &self);
 }
 
 }  // namespace corocrawl

@@ -45,16 +45,18 @@ class awaitable_frontier {
   void back_off(origin_id origin, time_point until);
 
   /// The next item that politeness allows, waiting as long as that takes; its origin's slot
-  /// is held until task_done(). nullopt once the frontier is closed, or when the awaiting
-  /// coroutine is cancelled.
+  /// is held until task_done(). nullopt once the frontier is closed. Cancelling the awaiting
+  /// coroutine ends the wait: pop() returns nullopt, or throws system_error(operation_aborted)
+  /// where Asio's throw_if_cancelled (on by default) has its next co_await throw; either way
+  /// no item is lost (one handed to it as it was cancelled is queued again).
   boost::asio::awaitable<std::optional<item>> pop();
 
   /// `it`, from pop(), is processed (items it led to are pushed first): its origin's slot is
   /// free again and one item fewer is unfinished.
   void task_done(const item& it);
 
-  /// Waits until no item pushed is unfinished, or the frontier is closed; returns at once
-  /// when cancelled.
+  /// Waits until no item pushed is unfinished, or the frontier is closed; when cancelled,
+  /// returns (or throws operation_aborted, as pop()) at once.
   boost::asio::awaitable<void> join();
 
   /// Ends the work: pop() and join() return, at once and from now on. Items still queued
@@ -71,6 +73,7 @@ class awaitable_frontier {
   void counted(std::size_t queued);
   void dispatch(const waiter* caller);
   void leave(waiter& w);
+  void give_back(const item& it);
 
   crawl_clock& clock_;
   frontier book_;
