@@ -47,6 +47,14 @@ enum class option_kind {
   host_headers,  ///< TOML only: [hosts."HOST".headers] tables
 };
 
+/// What of an option's value the JSON summary's config echo hides (report/config_echo.cpp).
+enum class option_secret {
+  none,
+  url_password,   ///< URLs: the password of a userinfo ("https://alice:***@host/")
+  user_password,  ///< "USER:PASS": the password ("alice:***")
+  header_values,  ///< headers: every value but those of headers known to carry no secret
+};
+
 /// A value as read, before it is stored; which alternative each kind gives is listed with
 /// option_kind (monostate: an optional setting that is unset, as read() reports it).
 using option_value =
@@ -73,7 +81,7 @@ struct option_spec {
   /// option_kind::text: checks the text and returns what is kept; the name is the flag or key.
   std::string (*check)(std::string_view name, std::string_view text) = nullptr;
   std::span<const std::string_view> choices{};  ///< option_kind::choice
-  bool in_summary = false;                      ///< echoed in the JSON summary's "config"
+  option_secret secret = option_secret::none;   ///< hidden in the JSON summary's "config"
 };
 
 /// A descriptor: the spec, and how its value is stored into and read from `Settings`.

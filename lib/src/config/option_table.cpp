@@ -60,7 +60,8 @@ std::vector<option<crawl_options>> make_table() {
        .help = "URL, bare host or local directory",
        .default_text = "none",
        .meaning = "URLs, bare hosts (`example.com/docs`) or local directories of built HTML",
-       .file_note = " = [...]"}));
+       .file_note = " = [...]",
+       .secret = option_secret::url_password}));
   t.push_back(member<&crawl_options::max_tasks>(
       {.flag = "--max-tasks",
        .key = "max_tasks",
@@ -70,8 +71,7 @@ std::vector<option<crawl_options>> make_table() {
        .help = "Worker coroutines = concurrent requests\n(default: 100)",
        .default_text = "100",
        .meaning = "worker coroutines = the most concurrent requests",
-       .counts = max_tasks_range,
-       .in_summary = true}));
+       .counts = max_tasks_range}));
   t.push_back(member<&crawl_options::threads>(
       {.flag = "--threads",
        .key = "threads",
@@ -95,8 +95,7 @@ std::vector<option<crawl_options>> make_table() {
        .meaning =
            "URLs a pattern matches anywhere (ECMAScript syntax, searched in the normalised URL) "
            "are neither fetched nor counted; see [exclude patterns](usage.md#exclude-patterns)",
-       .file_note = " = [...]",
-       .in_summary = true}));
+       .file_note = " = [...]"}));
   t.push_back(member<&crawl_options::strict>(
       {.flag = "--lenient",
        .key = "strict",
@@ -108,8 +107,7 @@ std::vector<option<crawl_options>> make_table() {
        .default_text = "strict",
        .meaning = "host matching, see [What is crawled](usage.md#what-is-checked)",
        .file_note = " (false for --lenient)",
-       .flag_gives = false,
-       .in_summary = true}));
+       .flag_gives = false}));
   t.push_back(member<&crawl_options::max_time>(
       {.flag = "--max-time",
        .key = "max_time",
@@ -131,8 +129,7 @@ std::vector<option<crawl_options>> make_table() {
                "unchecked and the crawl fails (default: none)",
        .default_text = "none",
        .meaning = "check at most N URLs; the URLs found but not checked are reported as "
-                  "`unchecked` and the crawl does not pass (exit status 1)",
-       .in_summary = true}));
+                  "`unchecked` and the crawl does not pass (exit status 1)"}));
   t.push_back(member<&crawl_options::max_depth>(
       {.flag = "--max-depth",
        .key = "max_depth",
@@ -145,8 +142,7 @@ std::vector<option<crawl_options>> make_table() {
        .meaning =
            "follow links at most N hops from a root: pages N hops away are checked but their links "
            "are not followed; 0 checks the roots only; redirects do not add a hop",
-       .counts = max_depth_range,
-       .in_summary = true}));
+       .counts = max_depth_range}));
   t.push_back(member<&crawl_options::trap_rules>(
       {.flag = "--no-trap-rules",
        .key = "trap_rules",
@@ -160,8 +156,7 @@ std::vector<option<crawl_options>> make_table() {
                   "segment more than 3 times in a row (`/a/a/a/a/`), or has more than 64 segments, "
                   "is not fetched and is listed as `skipped` with the reason",
        .file_note = " (false for --no-trap-rules)",
-       .flag_gives = false,
-       .in_summary = true}));
+       .flag_gives = false}));
 
   group = "HTTP";
   t.push_back(member<&crawl_options::timeout>(
@@ -184,8 +179,7 @@ std::vector<option<crawl_options>> make_table() {
        .help = "Redirects followed in one chain, 0 for none\n(default: 10)",
        .default_text = "10",
        .meaning = "redirects followed in one chain; 0 follows none",
-       .counts = max_redirect_range,
-       .in_summary = true}));
+       .counts = max_redirect_range}));
   t.push_back(member<&crawl_options::max_tries>(
       {.flag = "--max-tries",
        .key = "max_tries",
@@ -195,8 +189,7 @@ std::vector<option<crawl_options>> make_table() {
        .help = "Attempts per URL on network errors, 429 and 503\n(default: 4)",
        .default_text = "4",
        .meaning = "attempts per URL on network errors (with a back-off), 429 and 503",
-       .counts = max_tries_range,
-       .in_summary = true}));
+       .counts = max_tries_range}));
   t.push_back(member<&crawl_options::max_body>(
       {.flag = "--max-body",
        .key = "max_body",
@@ -309,14 +302,16 @@ std::vector<option<crawl_options>> make_table() {
                "file header of that name. Repeatable\n(default: none)",
        .default_text = "none",
        .meaning = "headers for the roots' origins (scheme, host and port) only, see [where "
-                  "credentials go](usage.md#where-credentials-go)"}));
+                  "credentials go](usage.md#where-credentials-go)",
+       .secret = option_secret::header_values}));
   t.push_back(member<&crawl_options::host_headers>(
       {.key = "hosts",
        .kind = k::host_headers,
        .group = group,
        .default_text = "none",
        .meaning = "headers for that one host on any port; over plain http only when the crawl "
-                  "itself goes over plain http"}));
+                  "itself goes over plain http",
+       .secret = option_secret::header_values}));
   t.push_back(member<&crawl_options::user>(
       {.flag = "--user",
        .key = "user",
@@ -327,7 +322,8 @@ std::vector<option<crawl_options>> make_table() {
        .default_text = "none",
        .meaning = "basic authentication for the roots' origins only, sent with the first request; "
                   "a root's own `USER:PASS@` wins on its origin",
-       .check = parse_user}));
+       .check = parse_user,
+       .secret = option_secret::user_password}));
 
   group = "Proxy (see below)";
   t.push_back({{.flag = "--proxy",
@@ -342,7 +338,8 @@ std::vector<option<crawl_options>> make_table() {
                 .default_text = "`$http_proxy`, `$https_proxy`",
                 .meaning = "HTTP proxy `http://[USER:PASS@]HOST[:PORT]` for http and https URLs "
                            "(https through `CONNECT`); `\"\"` for none",
-                .check = parse_proxy_url},
+                .check = parse_proxy_url,
+                .secret = option_secret::url_password},
                // One proxy for both schemes; "" means none, whatever the environment says.
                [](crawl_options& c, option_value&& v) {
                  c.proxy.http_proxy = c.proxy.https_proxy = std::get<std::string>(std::move(v));

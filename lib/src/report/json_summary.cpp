@@ -3,12 +3,10 @@
 #include <boost/json.hpp>
 #include <cmath>
 #include <cstdio>
-#include <type_traits>
-#include <variant>
 
-#include "corocrawl/option_table.hpp"
 #include "corocrawl/report.hpp"
 #include "corocrawl/utf8.hpp"
+#include "report/config_echo.hpp"
 
 namespace corocrawl {
 
@@ -65,38 +63,6 @@ json::object skipped_object(const skipped_url& s) {
       {"url", text(s.url)}, {"reason", text(s.reason)}, {"referrer", optional_text(s.referrer)}};
 }
 
-// An option's value as the summary shows it; unset optional values are null.
-json::value option_json(const option_value& value) {
-  return std::visit(
-      [](const auto& v) -> json::value {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, int> ||
-                      std::is_same_v<T, std::uint64_t> || std::is_same_v<T, double>) {
-          return v;
-        } else if constexpr (std::is_same_v<T, std::chrono::milliseconds>) {
-          return static_cast<double>(v.count()) / 1000.0;
-        } else if constexpr (std::is_same_v<T, std::string>) {
-          return text(v);
-        } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
-          json::array items;
-          for (const auto& item : v)
-            items.emplace_back(text(item));
-          return items;
-        } else {
-          return nullptr;  // monostate, and kinds no summary option has
-        }
-      },
-      value);
-}
-
-// The options the option table marks for the summary (none of them a secret).
-json::object config_object(const crawl_options& options) {
-  json::object config;
-  for (const option<crawl_options>& o : crawl_option_table())
-    if (o.spec.in_summary) config[o.spec.key] = option_json(o.read(options));
-  return config;
-}
-
 // A JSON array written one element per line, one element at a time; stops early once the
 // stream has failed (the caller reports the failure).
 template <typename Range, typename ToObject>
@@ -137,7 +103,7 @@ void write_json_summary(std::ostream& out, const crawl_result& result,
 
   out << "{\"schema\":\"corocrawl-summary/1\",\n"
       << "\"roots\":" << json::serialize(roots) << ",\n"
-      << "\"config\":" << json::serialize(config_object(options)) << ",\n"
+      << "\"config\":" << json::serialize(config_echo(options)) << ",\n"
       << "\"elapsed_seconds\":" << three_decimals(result.elapsed.count()) << ",\n"
       << "\"interrupted\":" << (result.interrupted ? "true" : "false") << ",\n"
       << "\"timed_out\":" << (result.timed_out ? "true" : "false") << ",\n"

@@ -1,0 +1,80 @@
+// The JSON summary's "config": every option of the table, with secrets hidden.
+#include "report/config_echo.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <sstream>
+
+#include "corocrawl/option_table.hpp"
+#include "corocrawl/report.hpp"
+
+namespace corocrawl {
+namespace {
+
+namespace json = boost::json;
+
+TEST(ConfigEcho, HasEveryOptionOfTheTable) {
+  const auto echo = config_echo(crawl_options{});
+  std::size_t keys = 0;
+  for (const auto& o : crawl_option_table()) {
+    ASSERT_FALSE(o.spec.key.empty()) << o.spec.flag << ": a library option without a key";
+    EXPECT_TRUE(echo.contains(o.spec.key)) << o.spec.key;
+    ++keys;
+  }
+  EXPECT_EQ(echo.size(), keys);
+}
+
+TEST(ConfigEcho, ShowsValuesAsTheConfigFileWritesThem) {
+  crawl_options options;
+  options.max_time = std::chrono::milliseconds(1500);
+  options.resolve = {{.host = "a.test", .port = 443, .addresses = {"127.0.0.1", "::1"}}};
+  options.headers = {{"Accept-Language", "en"}};
+  options.host_headers = {{"b.test", {{"accept", "text/html"}}}};
+  options.threads = 3;
+  const auto echo = config_echo(options);
+  EXPECT_EQ(echo.at("max_time"), 1.5);
+  EXPECT_EQ(echo.at("threads"), 3);
+  EXPECT_EQ(echo.at("resolve"), json::parse(R"(["a.test:443:127.0.0.1,[::1]"])"));
+  EXPECT_EQ(echo.at("headers"), json::parse(R"({"Accept-Language": "en"})"));
+  EXPECT_EQ(echo.at("hosts"), json::parse(R"({"b.test": {"accept": "text/html"}})"));
+}
+
+TEST(ConfigEcho, HidesPasswordsTokensAndCredentialHeaders) {
+  crawl_options options;
+  options.roots = {"https://alice:hunter2@a.test/docs", "bob:opensesame@b.test/", "site/"};
+  options.user = "carol:swordfish";
+  options.proxy.http_proxy = options.proxy.https_proxy = "http://dave:letmein@proxy.test:3128";
+  options.headers = {
+      {"Authorization", "Bearer tok-123"}, {"X-Api-Key", "key-456"}, {"Accept-Language", "en"}};
+  options.host_headers = {{"c.test", {{"Cookie", "session=abc789"}}}};
+  const auto echo = config_echo(options);
+  EXPECT_EQ(echo.at("roots"),
+            json::parse(R"(["https://alice:***@a.test/docs", "bob:***@b.test/", "site/"])"));
+  EXPECT_EQ(echo.at("user"), "carol:***");
+  EXPECT_EQ(echo.at("proxy"), "http://dave:***@proxy.test:3128");
+  EXPECT_EQ(echo.at("headers"), json::parse(R"({"Authorization": "***", "X-Api-Key": "***",
+      "Accept-Language": "en"})"));
+  EXPECT_EQ(echo.at("hosts"), json::parse(R"({"c.test": {"Cookie": "***"}})"));
+
+  // Nowhere in the whole summary either.
+  std::ostringstream summary;
+  write_json_summary(summary, crawl_result{}, options);
+  for (const char* secret :
+       {"hunter2", "opensesame", "swordfish", "letmein", "tok-123", "key-456", "abc789"})
+    EXPECT_EQ(summary.str().find(secret), std::string::npos) << secret;
+}
+
+TEST(ConfigEcho, WithoutPasswordKeepsEverythingButThePassword) {
+  EXPECT_EQ(without_password("http://a.test/"), "http://a.test/");
+  EXPECT_EQ(without_password("http://alice@a.test/"), "http://alice@a.test/");
+  EXPECT_EQ(without_password("http://alice:pw@[::1]:8080/x"), "http://alice:***@[::1]:8080/x");
+  EXPECT_EQ(without_password("http://alice:p@ss@a.test/"), "http://alice:***@a.test/");
+  EXPECT_EQ(without_password("http://a.test/p?q=a:b@c"), "http://a.test/p?q=a:b@c");
+  EXPECT_EQ(without_password("http://a.test/#x:y@z"), "http://a.test/#x:y@z");
+  EXPECT_EQ(without_password("alice:pw@a.test"), "alice:***@a.test");
+  EXPECT_EQ(without_password(""), "");
+}
+
+}  // namespace
+}  // namespace corocrawl
