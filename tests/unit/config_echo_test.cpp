@@ -1,4 +1,5 @@
-// The JSON summary's "config": every option of the table, with secrets hidden.
+// The JSON summary's "config": every option of the table, with secrets hidden: a user name is
+// as private as a password (credential_scope_test.cpp checks the same of the whole output).
 #include "report/config_echo.hpp"
 
 #include <gtest/gtest.h>
@@ -34,6 +35,8 @@ TEST(ConfigEcho, ShowsValuesAsTheConfigFileWritesThem) {
   options.threads = 3;
   const auto echo = config_echo(options);
   EXPECT_EQ(echo.at("max_time"), 1.5);
+  EXPECT_EQ(echo.at("timeout"), 30);  // whole numbers are integers
+  EXPECT_EQ(echo.at("rate_limit"), 0);
   EXPECT_EQ(echo.at("threads"), 3);
   EXPECT_EQ(echo.at("resolve"), json::parse(R"(["a.test:443:127.0.0.1,[::1]"])"));
   EXPECT_EQ(echo.at("headers"), json::parse(R"({"Accept-Language": "en"})"));
@@ -50,9 +53,9 @@ TEST(ConfigEcho, HidesPasswordsTokensAndCredentialHeaders) {
   options.host_headers = {{"c.test", {{"Cookie", "session=abc789"}}}};
   const auto echo = config_echo(options);
   EXPECT_EQ(echo.at("roots"),
-            json::parse(R"(["https://alice:***@a.test/docs", "bob:***@b.test/", "site/"])"));
-  EXPECT_EQ(echo.at("user"), "carol:***");
-  EXPECT_EQ(echo.at("proxy"), "http://dave:***@proxy.test:3128");
+            json::parse(R"(["https://***@a.test/docs", "***@b.test/", "site/"])"));
+  EXPECT_EQ(echo.at("user"), "***");
+  EXPECT_EQ(echo.at("proxy"), "http://***@proxy.test:3128");
   EXPECT_EQ(echo.at("headers"), json::parse(R"({"Authorization": "***", "X-Api-Key": "***",
       "Accept-Language": "en"})"));
   EXPECT_EQ(echo.at("hosts"), json::parse(R"({"c.test": {"Cookie": "***"}})"));
@@ -60,20 +63,20 @@ TEST(ConfigEcho, HidesPasswordsTokensAndCredentialHeaders) {
   // Nowhere in the whole summary either.
   std::ostringstream summary;
   write_json_summary(summary, crawl_result{}, options);
-  for (const char* secret :
-       {"hunter2", "opensesame", "swordfish", "letmein", "tok-123", "key-456", "abc789"})
+  for (const char* secret : {"alice", "hunter2", "bob", "opensesame", "carol", "swordfish", "dave",
+                             "letmein", "tok-123", "key-456", "abc789"})
     EXPECT_EQ(summary.str().find(secret), std::string::npos) << secret;
 }
 
-TEST(ConfigEcho, WithoutPasswordKeepsEverythingButThePassword) {
-  EXPECT_EQ(without_password("http://a.test/"), "http://a.test/");
-  EXPECT_EQ(without_password("http://alice@a.test/"), "http://alice@a.test/");
-  EXPECT_EQ(without_password("http://alice:pw@[::1]:8080/x"), "http://alice:***@[::1]:8080/x");
-  EXPECT_EQ(without_password("http://alice:p@ss@a.test/"), "http://alice:***@a.test/");
-  EXPECT_EQ(without_password("http://a.test/p?q=a:b@c"), "http://a.test/p?q=a:b@c");
-  EXPECT_EQ(without_password("http://a.test/#x:y@z"), "http://a.test/#x:y@z");
-  EXPECT_EQ(without_password("alice:pw@a.test"), "alice:***@a.test");
-  EXPECT_EQ(without_password(""), "");
+TEST(ConfigEcho, WithoutUserinfoKeepsEverythingButTheUserinfo) {
+  EXPECT_EQ(without_userinfo("http://a.test/"), "http://a.test/");
+  EXPECT_EQ(without_userinfo("http://alice@a.test/"), "http://***@a.test/");
+  EXPECT_EQ(without_userinfo("http://alice:pw@[::1]:8080/x"), "http://***@[::1]:8080/x");
+  EXPECT_EQ(without_userinfo("http://alice:p@ss@a.test/"), "http://***@a.test/");
+  EXPECT_EQ(without_userinfo("http://a.test/p?q=a:b@c"), "http://a.test/p?q=a:b@c");
+  EXPECT_EQ(without_userinfo("http://a.test/#x:y@z"), "http://a.test/#x:y@z");
+  EXPECT_EQ(without_userinfo("alice:pw@a.test"), "***@a.test");
+  EXPECT_EQ(without_userinfo(""), "");
 }
 
 }  // namespace

@@ -50,8 +50,8 @@ enum class option_kind {
 /// What of an option's value the JSON summary's config echo hides (report/config_echo.cpp).
 enum class option_secret {
   none,
-  url_password,   ///< URLs: the password of a userinfo ("https://alice:***@host/")
-  user_password,  ///< "USER:PASS": the password ("alice:***")
+  whole,          ///< the whole value ("***")
+  url_userinfo,   ///< URLs: their userinfo ("https://***@host/")
   header_values,  ///< headers: every value but those of headers known to carry no secret
 };
 

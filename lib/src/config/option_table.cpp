@@ -61,7 +61,7 @@ std::vector<option<crawl_options>> make_table() {
        .default_text = "none",
        .meaning = "URLs, bare hosts (`example.com/docs`) or local directories of built HTML",
        .file_note = " = [...]",
-       .secret = option_secret::url_password}));
+       .secret = option_secret::url_userinfo}));
   t.push_back(member<&crawl_options::max_tasks>(
       {.flag = "--max-tasks",
        .key = "max_tasks",
@@ -323,7 +323,7 @@ std::vector<option<crawl_options>> make_table() {
        .meaning = "basic authentication for the roots' origins only, sent with the first request; "
                   "a root's own `USER:PASS@` wins on its origin",
        .check = parse_user,
-       .secret = option_secret::user_password}));
+       .secret = option_secret::whole}));
 
   group = "Proxy (see below)";
   t.push_back({{.flag = "--proxy",
@@ -339,7 +339,7 @@ std::vector<option<crawl_options>> make_table() {
                 .meaning = "HTTP proxy `http://[USER:PASS@]HOST[:PORT]` for http and https URLs "
                            "(https through `CONNECT`); `\"\"` for none",
                 .check = parse_proxy_url,
-                .secret = option_secret::url_password},
+                .secret = option_secret::url_userinfo},
                // One proxy for both schemes; "" means none, whatever the environment says.
                [](crawl_options& c, option_value&& v) {
                  c.proxy.http_proxy = c.proxy.https_proxy = std::get<std::string>(std::move(v));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <variant>
@@ -34,15 +35,20 @@ json::object header_object(const std::vector<http_header>& headers, option_secre
 
 std::string shown_text(std::string_view value, option_secret secret) {
   switch (secret) {
-    case option_secret::url_password:
-      return without_password(value);
-    case option_secret::user_password:
-      if (const auto colon = value.find(':'); colon != std::string_view::npos)
-        return std::string(value.substr(0, colon + 1)) + std::string(redacted);
-      return std::string(value);
+    case option_secret::whole:
+      return std::string(redacted);
+    case option_secret::url_userinfo:
+      return without_userinfo(value);
     default:
       return std::string(value);
   }
+}
+
+// Seconds and rates as people write them: 30, not 3E1.
+json::value number(double value) {
+  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 1e15)
+    return static_cast<std::int64_t>(value);
+  return value;
 }
 
 std::string resolve_text(const resolve_override& r) {
@@ -62,10 +68,12 @@ json::value option_json(const option_value& value, option_secret secret) {
         if constexpr (std::is_same_v<T, std::monostate>) {
           return nullptr;
         } else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, int> ||
-                             std::is_same_v<T, std::uint64_t> || std::is_same_v<T, double>) {
+                             std::is_same_v<T, std::uint64_t>) {
           return v;
+        } else if constexpr (std::is_same_v<T, double>) {
+          return number(v);
         } else if constexpr (std::is_same_v<T, std::chrono::milliseconds>) {
-          return static_cast<double>(v.count()) / 1000.0;
+          return number(static_cast<double>(v.count()) / 1000.0);
         } else if constexpr (std::is_same_v<T, std::string>) {
           return text(shown_text(v, secret));
         } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
@@ -93,15 +101,13 @@ json::value option_json(const option_value& value, option_secret secret) {
 
 }  // namespace
 
-std::string without_password(std::string_view url) {
+std::string without_userinfo(std::string_view url) {
   const auto scheme_end = url.find("://");
   const std::size_t authority = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
   const auto authority_end = std::min(url.find_first_of("/?#", authority), url.size());
   const auto at = url.substr(0, authority_end).rfind('@');
   if (at == std::string_view::npos || at < authority) return std::string(url);
-  const auto colon = url.substr(0, at).find(':', authority);
-  if (colon == std::string_view::npos) return std::string(url);  // a user name alone
-  return std::string(url.substr(0, colon + 1)) + std::string(redacted) +
+  return std::string(url.substr(0, authority)) + std::string(redacted) +
          std::string(url.substr(at));
 }
 
