@@ -55,6 +55,20 @@ bool passed(const crawl_result& result, bool fail_on_rate_limit = false);
 /// `timed_out` set. Throws config_error for invalid options (before anything is fetched), and
 /// std::exception when the crawl cannot start (a directory cannot be served, no thread can be
 /// started); a failure midway ends the crawl with `failure` set.
+///
+/// SIGABRT: gumbo, the HTML parser, assert()s on some hostile markup, so the crawl guards its
+/// parses with a SIGABRT handler of its own (process-wide, as all signal actions are). As a crawl
+/// starts, unless that handler is SIGABRT's action already, the action in place is kept and the
+/// handler installed; it stays installed after the crawl. A SIGABRT that a thread raises while
+/// inside a parse ends only that parse (a warning names the page, whose links are missed). Any
+/// other SIGABRT goes to the action kept: a handler is called with its sa_mask blocked (and
+/// with the siginfo_t and context when installed with SA_SIGINFO; SA_NODEFER and SA_RESETHAND
+/// are not followed) and the guard stays; with SIG_DFL the process ends as it would have;
+/// SIG_IGN ignores it. So a handler installed before a crawl keeps working, and one installed
+/// during a crawl replaces the guard (it gets gumbo's asserts too) until the next crawl starts:
+/// it then becomes the action kept, and must not pass SIGABRT on to the action it replaced, the
+/// guard, which would pass it back. SIGABRT's action must not change on another thread while a
+/// crawl starts.
 crawl_result run_crawl(const crawl_options& options);
 
 /// run_crawl for options already worked out into a plan (plan.hpp): they are not checked

@@ -9,14 +9,11 @@
 #include "html/links.hpp"
 
 #include <gumbo.h>
-#include <setjmp.h>
-#include <signal.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <memory>
-#include <mutex>
 #include <new>
 #include <optional>
 #include <string>
@@ -25,6 +22,7 @@
 
 #include "html/link_tags.hpp"
 #include "html/markup_limiter.hpp"
+#include "html/parse_guard.hpp"
 #include "url/url.hpp"
 
 namespace corocrawl {
@@ -57,9 +55,6 @@ class parse_watch {
   std::chrono::steady_clock::time_point deadline_;
   int countdown_ = kPollsPerCheck;
 };
-
-// Ends the parse under way on this thread with `outcome` (see parse_guarded).
-[[noreturn]] void abandon_parse(parse_outcome outcome) noexcept;
 
 // ---- gumbo's memory ------------------------------------------------------------------------
 
@@ -138,61 +133,6 @@ class gumbo_arena {
   std::size_t free_ = 0;
   std::byte* latest_ = nullptr;  // the latest block from the current chunk
 };
-
-// ---- gumbo's assertions, and abandoned parses ----------------------------------------------
-
-// Debian builds gumbo with its assert()s, and hostile markup can still reach one that
-// limit_markup() does not know of. An assert must not end the crawl: while gumbo parses,
-// SIGABRT on that thread jumps back out of the parse, which then finds no links. An
-// abandoned parse (parse_watch) jumps back the same way. gumbo's memory is the arena's, so
-// nothing leaks but an assertion's message.
-thread_local sigjmp_buf* current_parse = nullptr;
-struct sigaction abort_action_before;
-
-extern "C" void on_abort(int signal_number) {
-  if (current_parse != nullptr)
-    siglongjmp(*current_parse, static_cast<int>(parse_outcome::gave_up));
-  sigaction(SIGABRT, &abort_action_before, nullptr);  // an abort elsewhere: abort
-  raise(signal_number);
-}
-
-void abandon_parse(parse_outcome outcome) noexcept {
-  siglongjmp(*current_parse, static_cast<int>(outcome));
-}
-
-struct guarded_parse {
-  const GumboOutput* output = nullptr;  // null when the parse did not complete
-  parse_outcome outcome = parse_outcome::complete;
-};
-
-// Never inlined: after a jump back to the sigsetjmp, the local objects of the function that
-// called it and changed since have indeterminate values (C17 7.13.2.1). The arena, which
-// gumbo changes, lives in the caller, and this function changes nothing but current_parse.
-[[gnu::noinline]] guarded_parse parse_guarded(const GumboOptions& options,
-                                              std::string_view markup) {
-  static std::once_flag installed;
-  std::call_once(installed, [] {
-    struct sigaction action {};
-    action.sa_handler = &on_abort;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGABRT, &action, &abort_action_before);
-  });
-  sigjmp_buf jump;
-  // Not saving the signal mask spares a system call per parse; a jump from the handler
-  // leaves SIGABRT blocked (as in any handler), so it is unblocked here.
-  if (const int jumped = sigsetjmp(jump, 0); jumped != 0) {
-    current_parse = nullptr;
-    sigset_t abort_signal;
-    sigemptyset(&abort_signal);
-    sigaddset(&abort_signal, SIGABRT);
-    pthread_sigmask(SIG_UNBLOCK, &abort_signal, nullptr);
-    return {nullptr, static_cast<parse_outcome>(jumped)};
-  }
-  current_parse = &jump;
-  const GumboOutput* output = gumbo_parse_with_options(&options, markup.data(), markup.size());
-  current_parse = nullptr;
-  return {output, parse_outcome::complete};
-}
 
 // ---- the tree ------------------------------------------------------------------------------
 

@@ -39,6 +39,13 @@ struct page_links {
 page_links extract_links_taking(std::string&& html, std::string_view page_url,
                                 const parse_limits& limits = {});
 
+/// Makes the assert guard SIGABRT's action, unless it is already: the action in place is kept as
+/// the one every SIGABRT but an assert inside a parse goes to (run_crawl in corocrawl/crawl.hpp
+/// states the contract). A crawl calls it as it starts, and the first parse of the process too.
+/// One system call when the guard is in place, two when it is not; thread-safe, but not against
+/// the program changing SIGABRT's action on another thread at the same time.
+void install_abort_guard();
+
 // ---- For tests, benchmarks and fuzzers --------------------------------------------------
 // The crawl reads pages with extract_links_taking only. extract_links, and the markup_reading
 // it takes, let the tests and fuzzers check that the three readings find the same links, and
