@@ -13,6 +13,7 @@
 
 #include "check.hpp"
 #include "text/ascii.hpp"
+#include "url/http_url.hpp"
 #include "url/url.hpp"
 
 namespace {
@@ -42,13 +43,25 @@ void check_normal(const std::string& url) {
   check(corocrawl::ascii::to_lower(parsed->scheme()) == parsed->scheme(), "scheme not lower-case",
         url);
 
-  if (!is_http(url)) return;
+  if (!is_http(url)) {
+    check(!corocrawl::http_url::of(url), "http_url takes apart a URL that is not http(s)", url);
+    return;
+  }
   check(parsed->has_authority() && !parsed->encoded_host().empty(), "http(s) without a host", url);
   check(resolve_link(kPage, url) == url, "an absolute link does not resolve to itself", url);
   const auto target = corocrawl::split_http_url(url);
   // Port 0 is a valid URL (and a broken link), but nothing a request can go to.
   if (parsed->has_port() && parsed->port_number() == 0 && !parsed->port().empty()) return;
   check(target.has_value(), "cannot split a normalised http(s) URL", url);
+  // The crawl's own reading of a normalised URL (one scan, no parse) agrees.
+  const auto parts = corocrawl::http_url::of(url);
+  check(parts.has_value(), "http_url cannot take apart a normalised http(s) URL", url);
+  check(parts->request() == *target, "http_url disagrees with split_http_url", url);
+  std::string scratch;
+  const auto expected_origin =
+      std::string(parsed->scheme()) + "://" + std::string(parsed->encoded_host_and_port());
+  check(parts->origin(scratch) == expected_origin,
+        "http_url's origin is not the URL's scheme, host and port", url);
   check(target->https == (scheme_of(url) == "https"), "split: wrong scheme", url);
   check(!target->host.empty() && target->port != 0, "split: no host or port", url);
   check(target->target.starts_with('/'), "split: target not starting with '/'", url);

@@ -10,12 +10,13 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <random>
+#include <stdexcept>
 
 #include "config/plan_details.hpp"
 #include "http/content_type.hpp"
 #include "http/request_headers.hpp"
+#include "url/http_url.hpp"
 #include "url/trap_rules.hpp"
-#include "url/url.hpp"
 
 namespace corocrawl {
 
@@ -60,8 +61,11 @@ crawler::crawler(fetcher& fetcher, crawl_clock& clock, crawl_plan plan,
 
 asio::awaitable<void> crawler::crawl() {
   const auto started = clock_.now();
-  for (const auto& root : roots_)
-    if (!store_->find(root)) add_url(root, options_.max_redirect, std::nullopt, 0);
+  for (const auto& root : roots_) {
+    const auto url = http_url::of(root);
+    if (!url) throw std::logic_error("a root is not a normalised http(s) URL: " + root);
+    if (!store_->find(root)) add_url(*url, options_.max_redirect, std::nullopt, 0);
+  }
 
   // Start max_tasks workers, wait until the join counter reaches zero (or the crawl is
   // halted), and stop them.
@@ -105,8 +109,8 @@ asio::awaitable<void> crawler::work() {
 
 asio::awaitable<void> crawler::fetch(work_item item) {
   const std::string_view url = store_->url(item.url);
-  const auto target = split_http_url(url);  // in scope, so http(s)
-  auto fetched = co_await fetcher_.get(*target, headers_for(*target));
+  const auto target = http_url::of(url)->request();  // in scope, so http(s)
+  auto fetched = co_await fetcher_.get(target, headers_for(item.origin, target));
   if (stopping_) co_return;  // cancelled: the URL is left unchecked
   ++item.tries;
   if (retry_later(item, fetched)) co_return;
@@ -186,12 +190,12 @@ void crawler::halt() {
   cancel_workers_.emit(asio::cancellation_type::terminal);
 }
 
-void crawler::add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer,
+void crawler::add_url(const http_url& url, int redirects_left, std::optional<url_id> referrer,
                       int depth) {
-  const auto id = store_->add_url(url, referrer, depth);
+  const auto id = store_->add_url(url.text(), referrer, depth);
   if (referrer && options_.trap_rules) {  // the roots are taken as given
-    if (auto trap = trap_reason(url)) {
-      spdlog::debug("not fetching {}: {}", url, *trap);
+    if (auto trap = path_trap_reason(url.path())) {
+      spdlog::debug("not fetching {}: {}", url.text(), *trap);
       store_->skip(id, *trap);
       return;
     }
@@ -205,17 +209,18 @@ void crawler::add_url(std::string_view url, int redirects_left, std::optional<ur
     return;
   }
   ++admitted_;
-  const auto target = split_http_url(url);
+  std::string scratch;  // used only by a URL with userinfo
   frontier_.push({.url = id,
                   .redirects_left = redirects_left,
                   .tries = 0,
-                  .origin = frontier_.origin(origin_key(*target))});
+                  .origin = frontier_.origin(url.origin(scratch))});
 }
 
-const std::vector<http_header>& crawler::headers_for(const http_target& target) {
-  auto [it, added] = headers_by_origin_.try_emplace(origin_key(target));
-  if (added) it->second = headers_for_target(options_, root_origins_, target);
-  return it->second;
+const std::vector<http_header>& crawler::headers_for(origin_id origin, const http_target& target) {
+  if (origin >= headers_by_origin_.size()) headers_by_origin_.resize(origin + 1);
+  auto& headers = headers_by_origin_[origin];
+  if (!headers) headers = headers_for_target(options_, root_origins_, target);
+  return *headers;
 }
 
 crawl_result crawler::result() {

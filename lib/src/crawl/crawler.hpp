@@ -39,6 +39,7 @@
 #include "http/http_client.hpp"
 #include "http/request_headers.hpp"
 #include "store/crawl_store.hpp"
+#include "url/http_url.hpp"
 #include "url/scope.hpp"
 
 namespace corocrawl {
@@ -75,6 +76,7 @@ class crawler {
  private:
   using url_id = url_table::id;
   using work_item = awaitable_frontier::item;
+  using origin_id = awaitable_frontier::origin_id;
   using time_point = crawl_clock::time_point;
 
   /// Runs `max_tasks` workers until they have all returned.
@@ -90,10 +92,11 @@ class crawler {
   boost::asio::awaitable<void> read_page(const work_item& item, http_response response,
                                          fetch_record& record);
   boost::asio::awaitable<page_links> parse(std::string body, const std::string& page_url);
-  void add_url(std::string_view url, int redirects_left, std::optional<url_id> referrer, int depth);
+  void add_url(const http_url& url, int redirects_left, std::optional<url_id> referrer, int depth);
   void halt();
   void fail(std::exception_ptr error);
-  const std::vector<http_header>& headers_for(const http_target& target);
+  /// The headers for requests to `origin`, of which `target` is one, worked out once.
+  const std::vector<http_header>& headers_for(origin_id origin, const http_target& target);
 
   crawl_plan plan_;
   const crawl_options& options_ = plan_.options();  // checked
@@ -109,7 +112,7 @@ class crawler {
   boost::asio::strand<boost::asio::thread_pool::executor_type> big_page_parser_;
   std::stop_source parse_stop_;  // requested when the crawl stops: parses under way end
   std::size_t parsing_ = 0;
-  std::unordered_map<std::string, std::vector<http_header>> headers_by_origin_;
+  std::vector<std::optional<std::vector<http_header>>> headers_by_origin_;  // by origin_id
 
   // The URLs seen, who links to them, and the records; the result shares it.
   std::shared_ptr<crawl_store> store_ = std::make_shared<crawl_store>();

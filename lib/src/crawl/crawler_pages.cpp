@@ -50,7 +50,8 @@ void crawler::follow_redirect(const work_item& item, const http_response& respon
     }
     return;
   }
-  if (!scope_.allows(*next)) {
+  const auto next_url = http_url::of(*next);
+  if (!next_url || !scope_.allows(*next_url)) {
     spdlog::debug("not following redirect from {} to {}: out of scope", record.url, *next);
     return;
   }
@@ -60,7 +61,7 @@ void crawler::follow_redirect(const work_item& item, const http_response& respon
     return;
   }
   spdlog::debug("redirect to {} from {}", *next, record.url);
-  add_url(*next, item.redirects_left - 1, item.url, store_->depth(item.url));
+  add_url(*next_url, item.redirects_left - 1, item.url, store_->depth(item.url));
 }
 
 asio::awaitable<void> crawler::read_page(const work_item& item, http_response response,
@@ -88,7 +89,7 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   }
   const int depth = store_->depth(item.url) + 1;  // of the pages this one links to
   const bool too_deep = options_.max_depth && depth > *options_.max_depth;
-  for (auto& link : page.links) {
+  for (const auto& link : page.links) {
     if (link.size() > max_url_length)
       spdlog::warn("{}: not following a link of {} bytes (the limit is {})", record.url,
                    link.size(), max_url_length);
@@ -99,11 +100,12 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
       store_->note_depth(*seen, depth);
       continue;
     }
-    if (!scope_.allows(link)) continue;
+    const auto url = http_url::of(link);  // the link taken apart once, here
+    if (!url || !scope_.allows(*url)) continue;
     ++record.num_urls;
     if (!too_deep) {
       ++record.num_new_urls;
-      add_url(std::move(link), options_.max_redirect, item.url, depth);
+      add_url(*url, options_.max_redirect, item.url, depth);
     }
   }
   if (record.num_urls > 0)

@@ -11,9 +11,11 @@ frontier::frontier(int max_per_host, double rate_limit) : max_per_host_(max_per_
 }
 
 frontier::origin_id frontier::origin(std::string_view key) {
-  const auto [it, added] = ids_.try_emplace(std::string(key), origins_.size());
-  if (added) origins_.emplace_back();
-  return it->second;
+  if (const auto known = ids_.find(key); known != ids_.end()) return known->second;
+  const auto id = static_cast<origin_id>(origins_.size());
+  ids_.emplace(std::string(key), id);
+  origins_.emplace_back();
+  return id;
 }
 
 void frontier::push(item it) {

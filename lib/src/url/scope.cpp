@@ -15,6 +15,7 @@
 
 #include "text/ascii.hpp"
 #include "url/host.hpp"
+#include "url/url.hpp"
 
 namespace corocrawl {
 namespace {
@@ -50,11 +51,6 @@ std::optional<std::string> host_of(urls::url_view u) {
   if (!u.has_authority() || u.encoded_host().empty()) return std::nullopt;
   if (u.host_type() == urls::host_type::ipv6) return std::string(u.encoded_host_address());
   return std::string(u.encoded_host());
-}
-
-bool is_http(urls::url_view u) {
-  const std::string scheme = ascii::to_lower(u.scheme());
-  return scheme == "http" || scheme == "https";
 }
 
 // Lets the sets of URLs below be searched with a string_view.
@@ -141,11 +137,15 @@ bool scope::host_allowed(std::string_view host) const {
 }
 
 bool scope::allows(std::string_view url) const {
-  if (url.size() > max_url_length) return false;
-  const auto parsed = urls::parse_uri(url);
-  if (!parsed || !is_http(*parsed)) return false;
-  const auto host = host_of(*parsed);
-  return host && host_allowed(*host) && !excluded(url);
+  if (const auto parts = http_url::of(url)) return allows(*parts);
+  // Not in normal form: its host is read from the normal form, its text searched as given.
+  const auto normal = normalize_url(url);
+  const auto parts = normal ? http_url::of(*normal) : std::nullopt;
+  return parts && url.size() <= max_url_length && host_allowed(parts->host()) && !excluded(url);
+}
+
+bool scope::allows(const http_url& url) const {
+  return url.text().size() <= max_url_length && host_allowed(url.host()) && !excluded(url.text());
 }
 
 bool scope::excluded(std::string_view url) const {

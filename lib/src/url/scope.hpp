@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "url/http_url.hpp"
 #include "url/url_pattern.hpp"
 
 namespace corocrawl {
@@ -33,9 +34,12 @@ class scope {
   /// True when `host` (any case) is one of the crawl's hosts under the strict/lenient rule.
   bool host_allowed(std::string_view host) const;
 
-  /// True when `url` (normalised, absolute) is http(s), at most max_url_length bytes long,
-  /// its host is allowed and no exclude pattern matches it.
+  /// True when `url` (absolute) is http(s), at most max_url_length bytes long, its host is
+  /// allowed and no exclude pattern matches it.
   bool allows(std::string_view url) const;
+
+  /// allows() for a normalised URL already taken apart: no parse.
+  bool allows(const http_url& url) const;
 
   /// True when an exclude pattern matches `url`. A pattern that gives up on `url` (see
   /// url_pattern::search) does not exclude it: a link checker would rather check one URL too

@@ -1,6 +1,7 @@
 #include "url/trap_rules.hpp"
 
 #include <boost/url/parse.hpp>
+#include <boost/url/parse_path.hpp>
 #include <boost/url/segments_encoded_view.hpp>
 
 namespace corocrawl {
@@ -18,7 +19,13 @@ std::string shown(std::string_view segment) {
 std::optional<std::string> trap_reason(std::string_view url) {
   const auto parsed = boost::urls::parse_uri_reference(url);
   if (!parsed) return std::nullopt;
-  const auto segments = parsed->encoded_segments();
+  return path_trap_reason(parsed->encoded_path());
+}
+
+std::optional<std::string> path_trap_reason(std::string_view path) {
+  const auto parsed = boost::urls::parse_path(path);
+  if (!parsed) return std::nullopt;
+  const auto segments = *parsed;
   int run = 0;  // how many times in a row the segment has come
   std::string_view previous;
   for (auto it = segments.begin(); it != segments.end(); ++it) {

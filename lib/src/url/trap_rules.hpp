@@ -18,4 +18,7 @@ inline constexpr int max_path_segments = 64;
 /// than max_path_segments segments.
 std::optional<std::string> trap_reason(std::string_view url);
 
+/// trap_reason for the path of a URL ("/a/b/"), when the caller has it already.
+std::optional<std::string> path_trap_reason(std::string_view path);
+
 }  // namespace corocrawl

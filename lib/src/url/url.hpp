@@ -33,6 +33,7 @@ struct http_target {
   std::string host;        ///< as in the URL; IPv6 literals without brackets
   std::uint16_t port = 0;  ///< explicit or the scheme's default
   std::string target;      ///< path and query, e.g. "/a/b?x=1"; never empty
+  friend bool operator==(const http_target&, const http_target&) = default;
 };
 
 /// Splits an absolute http(s) URL into what a request needs; nullopt for other URLs.
