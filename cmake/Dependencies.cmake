@@ -1,4 +1,6 @@
-# Every dependency comes from Debian 12's packages (scripts/install-deps lists them).
+# Every dependency comes from Debian 12's packages (scripts/install-deps lists them). The
+# installed package finds the libraries' dependencies again (corocrawlConfig.cmake.in): keep
+# the two in step.
 find_package(Boost 1.81.0 EXACT CONFIG REQUIRED COMPONENTS url json)
 find_package(spdlog CONFIG REQUIRED)
 find_package(tomlplusplus CONFIG REQUIRED)
