@@ -56,6 +56,11 @@ bool passed(const crawl_result& result, bool fail_on_rate_limit = false);
 /// std::exception when the crawl cannot start (a directory cannot be served, no thread can be
 /// started); a failure midway ends the crawl with `failure` set.
 ///
+/// Logging: what the crawl does (warnings on broken pages, retries, limits reached; more at
+/// debug level) goes to spdlog's default logger, which writes to stdout unless the program
+/// sets another with spdlog::set_default_logger (the CLI's writes to stderr, as
+/// examples/embed's does).
+///
 /// SIGABRT: gumbo, the HTML parser, assert()s on some hostile markup, so the crawl guards its
 /// parses with a SIGABRT handler of its own (process-wide, as all signal actions are). As a crawl
 /// starts, unless that handler is SIGABRT's action already, the action in place is kept and the
