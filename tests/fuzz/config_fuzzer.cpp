@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include "check.hpp"
+#include "config/value_parsers.hpp"
 #include "corocrawl/config.hpp"
 #include "corocrawl/errors.hpp"
 

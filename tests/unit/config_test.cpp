@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/value_parsers.hpp"
 #include "corocrawl/errors.hpp"
 #include "settings.hpp"
 #include "temp_dir.hpp"

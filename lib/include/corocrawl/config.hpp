@@ -1,6 +1,8 @@
 #pragma once
-// The values options take: their ranges and parsers, shared by the command line, corocrawl.toml
-// and validation, so that every source words its errors alike.
+// The values options take: their ranges and limits, reading a corocrawl.toml, and checking
+// options as a whole. The parsers of single values are the library's own, reached through the
+// option table (option_table.hpp); parse_proxy_url and parse_choice are here for a program's
+// own values (proxies from its environment, choices of its own options).
 
 #include <chrono>
 #include <cstddef>
@@ -55,23 +57,6 @@ inline constexpr count_range max_tries_range{.max = 100};
 /// max_depth: 0 checks the roots only.
 inline constexpr count_range max_depth_range{.min = 0};
 
-/// Parses a count such as "--max-tasks 8": a decimal integer within `range`. Throws
-/// config_error naming `name` otherwise.
-int parse_count(std::string_view name, std::string_view text, count_range range);
-
-/// parse_count with no upper bound but int's.
-int parse_count(std::string_view name, std::string_view text, int min);
-
-/// Parses a count that may exceed int, such as "--max-urls 5000000000": a decimal integer
-/// >= `min` that fits in 64 bits. Throws config_error naming `name` otherwise.
-std::uint64_t parse_large_count(std::string_view name, std::string_view text,
-                                std::uint64_t min = 1);
-
-/// Parses HOST:PORT:ADDR[,ADDR...]: one or more comma-separated IPv4 or IPv6 addresses (IPv6
-/// in brackets, which the result drops). Throws config_error naming `name` and the text when
-/// malformed.
-resolve_override parse_resolve(std::string_view name, std::string_view text);
-
 /// What parse_seconds accepts besides positive numbers, and its upper bound.
 struct seconds_range {
   bool allow_zero = false;
@@ -85,28 +70,13 @@ inline constexpr seconds_range max_time_range{.max_seconds = 30.0 * 24 * 60 * 60
 /// max_retry_wait: 0 allowed (Retry-After is not waited for), at most a day.
 inline constexpr seconds_range retry_wait_range{.allow_zero = true};
 
-/// Parses a number of seconds ("30", "0.5") within `range`, rounded up to whole milliseconds
-/// so that a positive value stays positive. Throws config_error naming `name`.
-std::chrono::milliseconds parse_seconds(std::string_view name, std::string_view text,
-                                        seconds_range range = {});
-
 /// The largest max_body: a body is held in memory whole (the HTTP reader reserves a
 /// Content-Length up front) and a page is parsed in memory, so larger bodies cannot work.
 inline constexpr std::uint64_t max_body_limit = std::uint64_t{1} << 30;
 
-/// Parses a size in bytes from 1 to `max`: decimal digits, optionally followed by K, M, G or
-/// KiB, MiB, GiB (all powers of 1024), as in "10485760" or "10MiB". Throws config_error
-/// naming `name`.
-std::uint64_t parse_byte_size(std::string_view name, std::string_view text,
-                              std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
-
 /// The smallest positive rate_limit: one request every 1000 seconds. Smaller rates would make
 /// the interval between requests overflow a clock's duration.
 inline constexpr double min_rate_limit = 0.001;
-
-/// Parses a request rate per second: a positive number ("2", "0.5") of at least
-/// min_rate_limit. Throws config_error naming `name`.
-double parse_rate(std::string_view name, std::string_view text);
 
 /// The longest request header line ("Name: value", without CRLF) a value may make: Apache
 /// (LimitRequestFieldSize) and nginx (large_client_header_buffers, 8 KiB with CRLF) reject
@@ -120,39 +90,11 @@ inline constexpr std::size_t max_header_line = 8190;
 /// also the most our own client accepts in a response.
 inline constexpr std::size_t max_request_headers = 64 * 1024;
 
-/// Parses a header as --header gives it, "Name: value"; see checked_header. Throws
-/// config_error naming `name`.
-http_header parse_header(std::string_view name, std::string_view text);
-
-/// A header from its name and value: the name an RFC 9110 token other than those the client
-/// manages itself (Host, Content-Length, Transfer-Encoding, Connection); the value without
-/// control characters other than tab, surrounding whitespace trimmed; the line at most
-/// max_header_line bytes. Throws config_error
-/// naming `name` and the header (never echoing the value, which may be a secret).
-http_header checked_header(std::string_view name, std::string_view header_name,
-                           std::string_view value);
-
-/// Checks a --user value "USER:PASSWORD": a ':' after a non-empty user, no control
-/// characters, short enough for its Authorization header line to fit in max_header_line.
-/// Returns it unchanged. Throws config_error naming `name`, without echoing it.
-std::string parse_user(std::string_view name, std::string_view text);
-
-/// Checks a User-Agent: not empty after trimming surrounding whitespace, no control
-/// characters, its header line at most max_header_line bytes. Returns it trimmed. Throws
-/// config_error naming `name`.
-std::string parse_user_agent(std::string_view name, std::string_view text);
-
 /// Checks a proxy URL as --proxy, proxy = or http_proxy give it: "" (no proxy) or
 /// "[http://][USER:PASS@]HOST[:PORT][/]" as curl accepts it (port 1080 when left out), whose
 /// credentials' Proxy-Authorization header line fits in max_header_line. Returns it unchanged.
 /// Throws config_error naming `name`.
 std::string parse_proxy_url(std::string_view name, std::string_view text);
-
-/// Checks --ca-file: `text` (relative paths taken from `base_dir`) must name a readable
-/// regular file. Returns its absolute, lexically normal path. Throws config_error naming
-/// `name`.
-std::string parse_ca_file(std::string_view name, std::string_view text,
-                          const std::filesystem::path& base_dir);
 
 /// Parses one of `choices` and returns its index. Throws config_error naming `name` and
 /// listing the choices ("expected \"a\", \"b\" or \"c\", got ...") otherwise.

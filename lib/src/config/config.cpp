@@ -20,6 +20,7 @@
 #include <system_error>
 
 #include "config/config_detail.hpp"
+#include "config/value_parsers.hpp"
 #include "text/ascii.hpp"
 #include "url/proxy_url.hpp"
 

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <utility>
 
+#include "config/value_parsers.hpp"
 #include "corocrawl/config.hpp"
 #include "corocrawl/errors.hpp"
 #include "text/ascii.hpp"

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/value_parsers.hpp"
 #include "corocrawl/version.hpp"
 #include "text/ascii.hpp"
 

@@ -9,6 +9,7 @@
 
 #include "config/config_detail.hpp"
 #include "config/option_paths.hpp"
+#include "config/value_parsers.hpp"
 #include "corocrawl/option_table.hpp"
 #include "text/ascii.hpp"
 #include "url/root.hpp"

@@ -19,6 +19,7 @@
 
 #include "config/config_detail.hpp"
 #include "config/plan_details.hpp"
+#include "config/value_parsers.hpp"
 #include "corocrawl/config.hpp"
 #include "corocrawl/option_table.hpp"
 #include "corocrawl/version.hpp"

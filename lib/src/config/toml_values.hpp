@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "config/value_parsers.hpp"
 #include "corocrawl/option_table.hpp"
 
 namespace corocrawl {
