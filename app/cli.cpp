@@ -95,17 +95,11 @@ fs::path in_cwd(const fs::path& path, const fs::path& cwd) {
   return cwd / path;
 }
 
-std::string one_line(std::string text) {
-  std::replace_if(
-      text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
-  return text;
-}
-
-/// `text` without the spaces and tabs around it.
-std::string trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  return std::string(text.substr(first, text.find_last_not_of(" \t") - first + 1));
+/// `value` for the option whose config key is `key`, as that option's check keeps it.
+std::string checked_text(std::string_view key, const std::string& name, const std::string& value) {
+  for (const auto& o : crawl_option_table())
+    if (o.spec.key == key && o.spec.check) return o.spec.check(name, value);
+  return value;
 }
 
 /// The help, with one blank line between option groups where CLI11 2.1 puts two.
@@ -142,7 +136,7 @@ void apply_config(const std::optional<std::string>& given, const fs::path& cwd, 
     const fs::path file = in_cwd(*given, cwd);
     std::error_code ec;
     if (!fs::exists(file, ec)) {
-      throw config_error("--config: no such file \"" + one_line(*given) + "\"");
+      throw config_error("--config: no such file \"" + *given + "\"");
     }
     apply_config_file(file, s);
     return;
@@ -208,7 +202,7 @@ struct proxy_environment {
   void apply(proxy_options& proxy) const {
     if (http) proxy.http_proxy = http->value;
     if (https) proxy.https_proxy = https->value;
-    if (no_proxy) proxy.no_proxy = trimmed(no_proxy->value);
+    if (no_proxy) proxy.no_proxy = checked_text("no_proxy", no_proxy->name, no_proxy->value);
   }
 
   /// A value equal to the variable's either came from it or was checked where it came from.
@@ -244,11 +238,11 @@ parse_result parse_command_line(const std::vector<std::string>& args,
   } catch (const CLI::CallForVersion& e) {
     return early_exit{0, std::string(e.what()) + "\n"};
   } catch (const CLI::ArgumentMismatch& e) {
-    throw config_error(one_line(mismatch_message(e.what())));
+    throw config_error(mismatch_message(e.what()));
   } catch (const CLI::ExtrasError& e) {
-    throw config_error(one_line(extras_message(app.remaining(false), e.what())));
+    throw config_error(extras_message(app.remaining(false), e.what()));
   } catch (const CLI::ParseError& e) {
-    throw config_error(one_line(e.what()));
+    throw config_error(e.what());
   }
 
   const auto count = [&](std::string_view flag) {

@@ -62,6 +62,10 @@ std::string error_of(const std::function<void()>& f,
 
 // ---- parse_count ----------------------------------------------------------------------------
 
+TEST(ConfigError, IsOneLineWhateverItIsGiven) {
+  EXPECT_STREQ(config_error("--x: \"a\nb\r\nc\"").what(), "--x: \"a b  c\"");
+}
+
 TEST(ParseCount, AcceptsDecimalIntegersFromMin) {
   EXPECT_EQ(parse_count("--max-tasks", "8", 1), 8);
   EXPECT_EQ(parse_count("--max-tasks", "1", 1), 1);

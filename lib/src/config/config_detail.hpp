@@ -21,7 +21,7 @@
 namespace corocrawl::detail {
 
 [[noreturn]] inline void fail(std::string message) {
-  throw config_error(ascii::one_line(std::move(message)));
+  throw config_error(std::move(message));
 }
 
 inline std::string quoted(std::string_view text) {

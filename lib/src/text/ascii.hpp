@@ -102,14 +102,6 @@ inline std::string escape_controls(std::string_view text) {
   return out;
 }
 
-/// `text` with CR and LF turned into spaces: what users typed, or a library said, as one line
-/// of an error message.
-inline std::string one_line(std::string text) {
-  for (char& c : text)
-    if (c == '\n' || c == '\r') c = ' ';
-  return text;
-}
-
 /// Equal ignoring ASCII case.
 constexpr bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
