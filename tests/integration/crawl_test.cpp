@@ -1,4 +1,4 @@
-// The real crawler against a real HTTP server on 127.0.0.1: every case of the seed's test.py,
+// The real crawler against a real HTTP server on 127.0.0.1: every case of the chapter's test.py,
 // and the failures a link checker meets on real sites.
 #include "corocrawl/crawl.hpp"
 
@@ -40,7 +40,7 @@ class CrawlTest : public ::testing::Test {
   test_server server_;
 };
 
-// --- The seed's test.py ---------------------------------------------------------------------
+// --- The chapter's test.py ------------------------------------------------------------------
 
 TEST_F(CrawlTest, Link) {
   server_.add_page("/", {"/foo"});

@@ -113,7 +113,10 @@ TEST_F(StopTest, ASignalAtAnyMomentEndsTheCrawlWithinASecondWithACompleteSummary
     const auto before = server_.requests_for("/");
     testing::child_process crawl(command({}));
     // The root asked for once more: the crawler started is crawling, its signals handled.
-    ASSERT_TRUE(server_.wait_for_requests("/", before + 1, 30s));
+    if (!server_.wait_for_requests("/", before + 1, 30s)) {
+      const auto run = crawl.wait(1s);  // then killed: what it said, and how it ended
+      FAIL() << "the crawler never asked for /: exit status " << run.exit_code << "\n" << run.err;
+    }
     std::this_thread::sleep_for(after);
     crawl.send_signal(signal);
     const auto signalled = clock_type::now();

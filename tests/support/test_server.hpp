@@ -1,6 +1,6 @@
 #pragma once
 // An HTTP/1.1 server on 127.0.0.1 for the crawler's tests: the twin of add_page and
-// add_redirect in the seed's test.py. It runs on a thread of its own; handlers run there.
+// add_redirect in the chapter's test.py. It runs on a thread of its own; handlers run there.
 // Given a TLS identity (test_ca.hpp) it serves HTTPS instead.
 
 #include <boost/asio/awaitable.hpp>

@@ -350,7 +350,7 @@ TEST_F(CliTest, NoRoot) {
   error_of({"-v"}, {"no root to crawl"});
 }
 
-// ---- issue 3: limits, politeness, TLS, identity, proxies --------------------------------------
+// ---- limits, politeness, TLS, identity, proxies ----------------------------------------------
 
 TEST_F(CliTest, NewOptionsDefaults) {
   const settings s = parse({"x.example"});
@@ -612,7 +612,7 @@ TEST_F(CliTest, BadNewKeysInTheConfigFile) {
   error_of({"--rate-limit", "1", "x.example"}, {"corocrawl.toml:1: rate_limit"});
 }
 
-// ---- issue 9: limits, upper bounds, header lines ---------------------------------------------
+// ---- upper bounds, header lines -------------------------------------------------------------
 
 TEST_F(CliTest, LimitOptionsDefaults) {
   const settings s = parse({"x.example"});

@@ -90,7 +90,7 @@ TEST(ParseCount, MessageIsOneLineEvenForMultiLineInput) {
   error_of([] { parse_count("--max-tries", "1\n2", 1); }, {"--max-tries", "1 2"});
 }
 
-// ---- issue 9: upper bounds, --max-urls, header lines ----------------------------------------
+// ---- upper bounds, --max-urls, header lines ----------------------------------------------------
 
 TEST(ParseCount, EveryBoundedCountAcceptsItsBoundAndNotOneMore) {
   struct bound {

@@ -91,7 +91,7 @@ TEST(ParseContentType, MalformedParametersAreIgnored) {
 }
 
 TEST(ParseContentType, ValueWithoutSlashIsStillTheType) {
-  // The seed's test_content_type serves "foo" and expects "foo".
+  // The chapter's test_content_type serves "foo" and expects "foo".
   const auto m = parse_content_type("foo");
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->type, "foo");

@@ -1,4 +1,4 @@
-// Scope: the seed's host rules (test.py) plus exclusion patterns.
+// Scope: the chapter's host rules (test.py) plus exclusion patterns.
 
 #include "url/scope.hpp"
 
@@ -17,7 +17,7 @@ scope make_scope(std::vector<std::string> roots, bool strict = true,
   return scope(roots, strict, compile_patterns(exclude, "--exclude"));
 }
 
-// ---- ported from the seed's test.py ----------------------------------------------------------
+// ---- ported from the chapter's test.py ----------------------------------------------------------
 
 TEST(Scope, ProhibitedHost) {
   const scope s = make_scope({"http://127.0.0.1:8080/"});
@@ -77,7 +77,7 @@ TEST(Scope, StrictAcceptsRootWithoutWww) {
 }
 
 TEST(Scope, StrictRemovesOneLeadingWww) {
-  // The seed's rule: equal after removing (or adding) one leading "www.".
+  // The chapter's rule: equal after removing (or adding) one leading "www.".
   const scope s = make_scope({"http://www.example.com/"});
   EXPECT_TRUE(s.host_allowed("www.www.example.com"));
   EXPECT_FALSE(s.host_allowed("www.www.www.example.com"));
@@ -104,7 +104,7 @@ TEST(Scope, LenientComparesLastTwoLabels) {
 }
 
 TEST(Scope, LenientLabelsAreNotConcatenated) {
-  // The seed joined the labels without a dot, so "ab.c" matched "a.bc".
+  // crawling.py joined the labels without a dot, so "ab.c" matched "a.bc".
   const scope s = make_scope({"http://a.bc/"}, false);
   EXPECT_FALSE(s.host_allowed("ab.c"));
   EXPECT_TRUE(s.host_allowed("x.a.bc"));

@@ -16,7 +16,7 @@
 
 namespace corocrawl {
 
-/// One URL fetched (or tried), as in the seed's FetchStatistic.
+/// One URL fetched (or tried), as in the chapter's FetchStatistic.
 struct fetch_record {
   std::string url;                       ///< normalised
   std::optional<unsigned> status;        ///< none when every try failed

@@ -12,7 +12,7 @@
 
 namespace corocrawl {
 
-/// The seed's report categories: urls, html, html_bytes, other, other_bytes, redirect, error,
+/// The chapter's report categories: urls, html, html_bytes, other, other_bytes, redirect, error,
 /// error_bytes, fail, and rate_limited are always present; status_NNN and fail_<kind> only
 /// when non-zero.
 std::map<std::string, std::uint64_t> compute_stats(const record_list& records);

@@ -1,4 +1,4 @@
-// The human report, the seed's "*** Report ***" in spirit: a line per URL, the broken links
+// The human report, the chapter's "*** Report ***" in spirit: a line per URL, the broken links
 // with the pages that link to them, what was left unchecked or skipped, the counters and a
 // one-line verdict.
 #include <cstdio>

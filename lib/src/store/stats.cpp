@@ -10,7 +10,7 @@ std::map<std::string, std::uint64_t> compute_stats(const record_list& records) {
                              "error", "error_bytes", "fail", "rate_limited"})
     stats[always] = 0;
 
-  // The seed's categories: fail (no response), redirect, error (>= 400), html, other; and
+  // The chapter's categories: fail (no response), redirect, error (>= 400), html, other; and
   // rate_limited (429 to the end), which is not an error.
   for (const auto& r : records) {
     ++stats["urls"];

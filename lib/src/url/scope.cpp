@@ -1,4 +1,4 @@
-// The seed's host rules (crawling.py host_okay) plus exclusion patterns.
+// The chapter's host rules (crawling.py's host_okay) plus exclusion patterns.
 
 #include "url/scope.hpp"
 
@@ -30,7 +30,7 @@ std::string comparable_host(std::string_view host) {
   return ascii::to_lower(host);
 }
 
-// The seed's test for a host that has no registrable domain to be lenient about: IPv6
+// The chapter's test for a host that has no registrable domain to be lenient about: IPv6
 // literals contain ':', and hosts made of digits and dots count as IPv4 (well-formed or not,
 // "1.2.3" included). Not a parse of an address: see http_client.cpp's is_ip_address.
 bool is_numeric_host(std::string_view host) {
@@ -38,7 +38,7 @@ bool is_numeric_host(std::string_view host) {
   return !host.empty() && host.find_first_not_of("0123456789.") == std::string_view::npos;
 }
 
-// The seed's lenient_host, joined with '.' so that "ab.c" and "a.bc" stay apart.
+// The chapter's lenient_host, joined with '.' so that "ab.c" and "a.bc" stay apart.
 std::string last_two_labels(std::string_view host) {
   const std::size_t last_dot = host.rfind('.');
   if (last_dot == std::string_view::npos || last_dot == 0) return std::string(host);

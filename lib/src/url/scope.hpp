@@ -1,5 +1,5 @@
 #pragma once
-// Which URLs a crawl follows: the seed's host rules plus exclusion patterns.
+// Which URLs a crawl follows: the chapter's host rules plus exclusion patterns.
 
 #include <cstddef>
 #include <memory>
