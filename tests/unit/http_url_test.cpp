@@ -46,6 +46,17 @@ TEST(HttpUrl, DefaultPortsIpLiteralsAndUserinfo) {
   EXPECT_EQ(with_user->target(), "/p");
 }
 
+// IPvFuture literals keep their brackets, ':' inside or not (found by the url fuzz target).
+TEST(HttpUrl, AnIpvFutureHostKeepsItsBrackets) {
+  std::string scratch;
+  const auto u = http_url::of("https://[v1.:]/");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->host(), "[v1.:]");
+  EXPECT_EQ(u->origin(scratch), "https://[v1.:]");
+  EXPECT_EQ(u->request(), split_http_url("https://[v1.:]/"));
+  EXPECT_EQ(origin_key(u->request()), "https://[v1.:]:443");
+}
+
 TEST(HttpUrl, RefusesWhatIsNotANormalisedHttpUrl) {
   for (const char* text :
        {"ftp://a.test/", "mailto:a@b.test", "/relative", "http://a.test", "http://a.test?q",

@@ -44,9 +44,10 @@ constexpr std::string_view without_brackets(std::string_view host) {
 }
 
 /// `host` as a URL's authority or a Host header writes it: an IPv6 literal (the only hosts
-/// with a ':') in brackets, any other host unchanged.
+/// with a ':' but IPvFuture ones, which keep their brackets: "[v1.:]") in brackets, any other
+/// host unchanged.
 inline std::string bracketed(std::string_view host) {
-  if (host.find(':') == std::string_view::npos) return std::string(host);
+  if (host.find(':') == std::string_view::npos || host.starts_with('[')) return std::string(host);
   std::string out;
   out.reserve(host.size() + 2);
   out += '[';
