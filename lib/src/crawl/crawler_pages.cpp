@@ -81,7 +81,7 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   if (page.outcome == parse_outcome::gave_up) {
     spdlog::warn(
         "{}: the HTML parser gave up on this page (an assertion in gumbo failed): "
-        "its links are not followed",
+        "some or all of its links are not followed",
         record.url);
   } else if (page.outcome == parse_outcome::over_budget) {
     spdlog::warn("{}: parsing this page took too long: only the links found by then are followed",
