@@ -9,6 +9,7 @@
 
 #include "corocrawl/option_table.hpp"
 #include "corocrawl/report.hpp"
+#include "url/root.hpp"
 
 namespace corocrawl {
 namespace {

@@ -11,7 +11,7 @@
 
 namespace corocrawl {
 
-/// What replaces a hidden value.
+/// What replaces a hidden value (as url/root.hpp's without_userinfo writes a userinfo).
 inline constexpr std::string_view redacted = "***";
 
 /// Every option of crawl_option_table() by its config key; unset optional values are null,
@@ -19,10 +19,6 @@ inline constexpr std::string_view redacted = "***";
 /// value, `resolve` entries are "HOST:PORT:ADDR,...". Each descriptor's `secret` says what is
 /// replaced by `redacted`.
 boost::json::object config_echo(const crawl_options& options);
-
-/// `url` with its userinfo (if any) replaced: "https://***@a.test/"; a URL without a scheme
-/// is read as a bare host ("alice:pw@example.com/docs"). Anything else is returned unchanged.
-std::string without_userinfo(std::string_view url);
 
 /// Whether a header of this name (any case) is known to carry no secret, so that its value may
 /// be shown: Accept, Accept-Charset, Accept-Encoding, Accept-Language, Cache-Control, DNT,

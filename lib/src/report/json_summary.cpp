@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "corocrawl/report.hpp"
-#include "corocrawl/utf8.hpp"
 #include "report/config_echo.hpp"
+#include "report/json_text.hpp"
 
 namespace corocrawl {
 
@@ -14,15 +14,9 @@ namespace json = boost::json;
 
 namespace {
 
-// Every string comes from outside (servers, the command line): written as valid UTF-8 whatever
-// its bytes, or the document would not parse.
-json::string text(std::string_view value) {
-  return json::string(to_valid_utf8(value));
-}
-
 json::value optional_text(const std::optional<std::string>& value) {
   if (!value) return nullptr;
-  return text(*value);
+  return json_text(*value);
 }
 
 json::value optional_number(const std::optional<unsigned>& value) {
@@ -31,7 +25,7 @@ json::value optional_number(const std::optional<unsigned>& value) {
 }
 
 json::object url_object(const fetch_record& r) {
-  return {{"url", text(r.url)},
+  return {{"url", json_text(r.url)},
           {"status", optional_number(r.status)},
           {"next_url", optional_text(r.next_url)},
           {"error", optional_text(r.error)},
@@ -47,20 +41,21 @@ json::object url_object(const fetch_record& r) {
 json::object broken_object(const broken_link& b) {
   json::array referrers;
   for (const auto& referrer : b.referrers)
-    referrers.emplace_back(text(referrer));
-  return {{"url", text(b.url)},
+    referrers.emplace_back(json_text(referrer));
+  return {{"url", json_text(b.url)},
           {"status", optional_number(b.status)},
           {"error", optional_text(b.error)},
           {"referrers", std::move(referrers)}};
 }
 
 json::object unchecked_object(const unchecked_url& u) {
-  return {{"url", text(u.url)}, {"referrer", optional_text(u.referrer)}};
+  return {{"url", json_text(u.url)}, {"referrer", optional_text(u.referrer)}};
 }
 
 json::object skipped_object(const skipped_url& s) {
-  return {
-      {"url", text(s.url)}, {"reason", text(s.reason)}, {"referrer", optional_text(s.referrer)}};
+  return {{"url", json_text(s.url)},
+          {"reason", json_text(s.reason)},
+          {"referrer", optional_text(s.referrer)}};
 }
 
 // A JSON array written one element per line, one element at a time; stops early once the
@@ -96,10 +91,10 @@ void write_json_summary(std::ostream& out, const crawl_result& result,
                         const crawl_options& options) {
   json::array roots;
   for (const auto& root : result.roots)
-    roots.emplace_back(text(root));
+    roots.emplace_back(json_text(root));
   json::object stats;
   for (const auto& [key, count] : result_stats(result))
-    stats[text(key)] = count;
+    stats[json_text(key)] = count;
 
   out << "{\"schema\":\"corocrawl-summary/1\",\n"
       << "\"roots\":" << json::serialize(roots) << ",\n"
@@ -108,7 +103,8 @@ void write_json_summary(std::ostream& out, const crawl_result& result,
       << "\"interrupted\":" << (result.interrupted ? "true" : "false") << ",\n"
       << "\"timed_out\":" << (result.timed_out ? "true" : "false") << ",\n"
       << "\"failure\":"
-      << (result.failure ? json::serialize(json::value(text(*result.failure))) : "null") << ",\n"
+      << (result.failure ? json::serialize(json::value(json_text(*result.failure))) : "null")
+      << ",\n"
       << "\"passed\":" << (passed(result, options.fail_on_rate_limit) ? "true" : "false") << ",\n"
       << "\"stats\":" << json::serialize(stats) << ",\n"
       << "\"connections\":{\"opened\":" << result.connections << ",\"requests\":" << result.requests

@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 
 /// The index of the '@' that ends the userinfo of `text`, a URL or a bare host: the last '@'
 /// before the path. Generous on purpose (a '?' or '#' typed unencoded in a password does not
-/// end the search): what it finds is hidden from messages.
+/// end the search): what it finds is hidden.
 std::optional<std::size_t> userinfo_end(std::string_view text) {
   const std::size_t scheme_end = text.find("://");
   const std::size_t authority_begin = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
@@ -37,14 +37,9 @@ std::optional<std::size_t> userinfo_end(std::string_view text) {
   return at;
 }
 
-/// Fails naming a root that is (or was taken for) a URL: its userinfo, user name and
-/// password alike, is shown as "***".
+/// Fails naming a root that is (or was taken for) a URL, without its userinfo.
 [[noreturn]] void fail_url(std::string_view text, std::string_view problem) {
-  const auto at = userinfo_end(text);
-  if (!at) fail(text, problem);
-  const std::size_t scheme_end = text.find("://");
-  const std::size_t begin = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
-  fail(std::string(text.substr(0, begin)) + "***" + std::string(text.substr(*at)), problem);
+  fail(without_userinfo(text), problem);
 }
 
 /// The scheme of a root `text` when it is written as a URL, lower-cased. The rule: a
@@ -157,6 +152,14 @@ root classify_root(std::string_view text, const std::filesystem::path& base_dir)
     fail_url(text, ": not a URL, an existing directory or a host name");
   }
   return classify_url(text, as_url);
+}
+
+std::string without_userinfo(std::string_view text) {
+  const auto at = userinfo_end(text);
+  if (!at) return std::string(text);
+  const std::size_t scheme_end = text.find("://");
+  const std::size_t begin = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
+  return std::string(text.substr(0, begin)) + "***" + std::string(text.substr(*at));
 }
 
 }  // namespace corocrawl

@@ -36,4 +36,10 @@ using root = std::variant<url_root, directory_root>;
 root classify_root(std::string_view text,
                    const std::filesystem::path& base_dir = std::filesystem::current_path());
 
+/// `text`, a URL or a bare host as a user typed it (a root, a proxy), with its userinfo, user
+/// name and password alike, shown as "***": "https://***@a.test/". The userinfo ends at the
+/// last '@' before the path, so a '?' or '#' typed unencoded in a password is hidden too.
+/// Text without a userinfo is returned unchanged.
+std::string without_userinfo(std::string_view text);
+
 }  // namespace corocrawl
