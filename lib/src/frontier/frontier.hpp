@@ -16,6 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "text/string_hash.hpp"
+
 namespace corocrawl {
 
 class frontier {
@@ -79,14 +81,8 @@ class frontier {
   int max_per_host_;
   clock::duration interval_{0};  // between two requests to one origin; 0: unlimited
   std::vector<origin_state> origins_;
-  // Origins are looked up by a view of a URL's text, without a copy.
-  struct key_hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view key) const noexcept {
-      return std::hash<std::string_view>{}(key);
-    }
-  };
-  std::unordered_map<std::string, origin_id, key_hash, std::equal_to<>> ids_;
+  // Looked up by a view of a URL's text, without a copy.
+  std::unordered_map<std::string, origin_id, string_hash, std::equal_to<>> ids_;
   std::size_t turn_ = 0;    // where the next round of pop() starts
   std::size_t queued_ = 0;  // in the origins' queues
   std::priority_queue<waiting_item, std::vector<waiting_item>, std::greater<>> waiting_;

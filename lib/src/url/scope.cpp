@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "text/ascii.hpp"
+#include "text/string_hash.hpp"
 #include "url/host.hpp"
 #include "url/url.hpp"
 
@@ -53,14 +54,6 @@ std::optional<std::string> host_of(urls::url_view u) {
   return std::string(u.encoded_host());
 }
 
-// Lets the sets of URLs below be searched with a string_view.
-struct url_hash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view url) const noexcept {
-    return std::hash<std::string_view>{}(url);
-  }
-};
-
 }  // namespace
 
 // The URLs each exclude pattern gave up on, so that a URL linked from every page costs one
@@ -97,7 +90,7 @@ struct scope::give_up_record {
 
   mutable std::mutex mutex;
   std::atomic<bool> any{false};
-  std::vector<std::unordered_set<std::string, url_hash, std::equal_to<>>> gave_up_on;
+  std::vector<std::unordered_set<std::string, string_hash, std::equal_to<>>> gave_up_on;
   std::vector<bool> warned;  // per pattern: its first give-up was logged
   std::size_t bytes = 0;
   std::size_t count = 0;
