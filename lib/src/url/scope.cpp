@@ -130,8 +130,7 @@ bool scope::host_allowed(std::string_view host) const {
 }
 
 bool scope::allows(std::string_view url) const {
-  if (const auto parts = http_url::of(url)) return allows(*parts);
-  // Not in normal form: its host is read from the normal form, its text searched as given.
+  // Its host read from its normal form, its text searched as given.
   const auto normal = normalize_url(url);
   const auto parts = normal ? http_url::of(*normal) : std::nullopt;
   return parts && url.size() <= max_url_length && host_allowed(parts->host()) && !excluded(url);
