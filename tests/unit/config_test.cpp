@@ -222,6 +222,15 @@ TEST(ParseResolve, AcceptsIpv4) {
   EXPECT_EQ(parse_resolve("--resolve", "a.b:65535:1.2.3.4").port, 65535);
 }
 
+TEST(ParseResolve, AnInternationalisedHostIsItsALabels) {
+  EXPECT_EQ(parse_resolve("--resolve",
+                          "B\xC3\x9C"
+                          "cher.test:80:127.0.0.1")
+                .host,
+            "xn--bcher-kva.test");
+  EXPECT_THROW(parse_resolve("--resolve", "a\xFF.test:80:127.0.0.1"), config_error);
+}
+
 TEST(ParseResolve, AcceptsBracketedIpv6) {
   EXPECT_EQ(parse_resolve("--resolve", "example.com:8080:[::1]"),
             (resolve_override{"example.com", 8080, {"::1"}}));

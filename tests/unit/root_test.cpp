@@ -64,6 +64,16 @@ TEST_F(RootTest, HttpUrlIsNormalised) {
   EXPECT_EQ(url_of("http://127.0.0.1:8080/x?q=1"), "http://127.0.0.1:8080/x?q=1");
 }
 
+TEST_F(RootTest, InternationalisedHostsBecomeALabels) {
+  EXPECT_EQ(url_of("http://b\xC3\xBC"
+                   "cher.test/"),
+            "http://xn--bcher-kva.test/");
+  EXPECT_EQ(url_of("b\xC3\xBC"
+                   "cher.test/docs"),
+            "http://xn--bcher-kva.test/docs");
+  EXPECT_THROW(url_of("http://a\xFF.test/"), config_error);
+}
+
 TEST_F(RootTest, SchemeIsCaseInsensitive) {
   EXPECT_EQ(url_of("HTTP://example.com/Docs"), "http://example.com/Docs");
   EXPECT_EQ(url_of("HttpS://example.com"), "https://example.com/");

@@ -265,6 +265,35 @@ TEST(ResolveLink, EncodesNonAsciiAsUtf8Bytes) {
             opt("http://example.com/dir/page.html?q=%E2%82%AC"));
 }
 
+// Browsers send an internationalised host as its A-labels (UTS #46, non-transitional).
+TEST(ResolveLink, InternationalisedHostsBecomeALabels) {
+  EXPECT_EQ(resolve_link(kPage,
+                         "http://b\xC3\xBC"
+                         "cher.test/caf\xC3\xA9"),
+            opt("http://xn--bcher-kva.test/caf%C3%A9"));
+  EXPECT_EQ(resolve_link(kPage,
+                         "//B\xC3\x9C"
+                         "CHER.test/"),
+            opt("http://xn--bcher-kva.test/"));
+  EXPECT_EQ(resolve_link(kPage,
+                         "https://user@b%C3%BC"
+                         "cher.test:8443/x"),
+            opt("https://user@xn--bcher-kva.test:8443/x"));
+  // Non-transitional: "ß" stays itself instead of becoming "ss".
+  EXPECT_EQ(resolve_link(kPage, "http://fa\xC3\x9F.test/"), opt("http://xn--fa-hia.test/"));
+  // A host that is no valid name is no link; a relative link with non-ASCII is only a path.
+  EXPECT_EQ(resolve_link(kPage, "http://a\xFF.test/"), std::nullopt);
+  EXPECT_EQ(resolve_link(kPage, "http://%zz.test/"), std::nullopt);
+  EXPECT_EQ(resolve_link(kPage,
+                         "b\xC3\xBC"
+                         "cher.test"),
+            opt("http://example.com/dir/b%C3%BCcher.test"));
+  EXPECT_EQ(resolve_link(kPage,
+                         "mailto:x@b\xC3\xBC"
+                         "cher.test"),
+            opt("mailto:x@b%C3%BCcher.test"));
+}
+
 TEST(ResolveLink, EncodesInvalidUtf8BytesToo) {
   EXPECT_EQ(resolve_link(kPage, "\xFF\xFE"), opt("http://example.com/dir/%FF%FE"));
 }

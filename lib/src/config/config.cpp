@@ -22,6 +22,7 @@
 #include "config/config_detail.hpp"
 #include "config/value_parsers.hpp"
 #include "text/ascii.hpp"
+#include "url/idna.hpp"
 #include "url/proxy_url.hpp"
 
 namespace corocrawl {
@@ -102,8 +103,17 @@ resolve_override parse_resolve(std::string_view name, std::string_view text) {
   if (first == std::string_view::npos) malformed();
   const auto second = text.find(':', first + 1);
   if (second == std::string_view::npos) malformed();
-  const std::string_view host = text.substr(0, first);
+  std::string_view host = text.substr(0, first);
   const std::string_view port = text.substr(first + 1, second - first - 1);
+  std::optional<std::string> ascii_host;  // an internationalised name, as links give it
+  if (needs_idna(host)) {
+    ascii_host = host_to_ascii(host);
+    if (!ascii_host) {
+      fail(name_of(name) + "bad host name " + quoted(host) + " in " + quoted(text) +
+           ": not a valid internationalised domain name");
+    }
+    host = *ascii_host;
+  }
   std::string_view addresses = text.substr(second + 1);
   if (host.empty() || port.empty() || addresses.empty()) malformed();
 

@@ -14,6 +14,7 @@
 #include "corocrawl/errors.hpp"
 #include "text/ascii.hpp"
 #include "url/host.hpp"
+#include "url/idna.hpp"
 #include "url/url.hpp"
 
 namespace corocrawl {
@@ -78,7 +79,10 @@ void take_userinfo(std::string_view text, boost::urls::url& url, url_root& into)
   url.remove_userinfo();
 }
 
-url_root classify_url(std::string_view text, std::string_view as_url) {
+url_root classify_url(std::string_view text, std::string_view written) {
+  const auto ascii = with_ascii_host(written);  // "bücher.test" is "xn--bcher-kva.test"
+  if (!ascii) fail_url(text, ": the host is not a valid internationalised domain name");
+  const std::string_view as_url = *ascii;
   const auto parsed = boost::urls::parse_uri(as_url);
   if (!parsed) fail_url(text, ": not a valid URL");
   if (!has_host(as_url)) fail_url(text, ": URL has no host");
@@ -148,7 +152,8 @@ root classify_root(std::string_view text, const std::filesystem::path& base_dir)
 
   // A bare host, possibly with a port and a path: "example.com/docs", "localhost:8080".
   const std::string as_url = "http://" + std::string(text);
-  if (!boost::urls::parse_uri(as_url) || !has_host(as_url)) {
+  const auto ascii = with_ascii_host(as_url);
+  if (!ascii || !boost::urls::parse_uri(*ascii) || !has_host(*ascii)) {
     fail_url(text, ": not a URL, an existing directory or a host name");
   }
   return classify_url(text, as_url);

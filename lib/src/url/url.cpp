@@ -15,6 +15,7 @@
 
 #include "text/ascii.hpp"
 #include "url/host.hpp"
+#include "url/idna.hpp"
 
 namespace corocrawl {
 namespace {
@@ -198,7 +199,9 @@ std::string strip_leading_slashes(std::string_view s) {
 // Rewrites an href so that Boost.URL's RFC 3986 parser reads it the way a browser would:
 // browser-only syntax of special schemes is translated, and bytes RFC 3986 forbids but
 // browsers accept (spaces, non-ASCII, "|", a lone "%" ...) are percent-encoded.
-std::string browser_to_rfc3986(std::string ref, std::string_view base_scheme) {
+// An internationalised host becomes its ASCII form, as browsers send it (nullopt when it
+// cannot).
+std::optional<std::string> browser_to_rfc3986(std::string ref, std::string_view base_scheme) {
   const auto scheme = scheme_of(ref);
   const std::string effective = scheme ? *scheme : std::string(base_scheme);
   const bool special = is_special(effective);
@@ -220,6 +223,9 @@ std::string browser_to_rfc3986(std::string ref, std::string_view base_scheme) {
     } else if (ref.starts_with("//")) {
       ref = "//" + strip_leading_slashes(ref);  // "///h/x" is "//h/x"
     }
+    auto ascii = with_ascii_host(ref);
+    if (!ascii) return std::nullopt;
+    ref = std::move(*ascii);
   }
   if (!scheme_of(ref) && !ref.starts_with('/')) {
     // A ':' in the first segment of a relative path would read as a scheme ("1a:b").
@@ -325,9 +331,9 @@ std::optional<std::string> resolve_link(std::string_view base, std::string_view 
   try {
     const auto base_url = urls::parse_uri(base);
     if (!base_url) return std::nullopt;
-    const std::string ref_text =
-        browser_to_rfc3986(clean_href(link), ascii::to_lower(base_url->scheme()));
-    const auto ref = urls::parse_uri_reference(ref_text);
+    const auto ref_text = browser_to_rfc3986(clean_href(link), ascii::to_lower(base_url->scheme()));
+    if (!ref_text) return std::nullopt;
+    const auto ref = urls::parse_uri_reference(*ref_text);
     if (!ref) return std::nullopt;
     return normalize_url(resolve_reference(*base_url, *ref));
   } catch (const std::bad_alloc&) {
