@@ -29,11 +29,6 @@ struct given_words {
   std::vector<std::string> words;  ///< a repeatable value: the words add up
 };
 
-bool is_repeatable(option_kind kind) {
-  return kind == option_kind::roots || kind == option_kind::patterns ||
-         kind == option_kind::resolves || kind == option_kind::headers;
-}
-
 bool is_flag(option_kind kind) {
   return kind == option_kind::flag || kind == option_kind::counted_flag;
 }
@@ -71,7 +66,7 @@ std::vector<given_words> define_options(CLI::App& app, std::span<const option<se
     } else if (is_flag(spec.kind)) {
       // Flags take no value: "--quiet=false" is an error rather than a surprise.
       option = app.add_flag(name)->description(spec.help)->disable_flag_override();
-    } else if (is_repeatable(spec.kind)) {
+    } else if (repeatable(spec.kind)) {
       // Exactly one value per occurrence: "--exclude a ROOT" must not swallow ROOT.
       option = app.add_option(name, given[i].words, spec.help)->allow_extra_args(false);
     } else {
@@ -159,8 +154,8 @@ void apply_flags(std::span<const option<settings>> table, const std::vector<give
     } else if (spec.kind == option_kind::counted_flag) {
       store(s, static_cast<int>(words.option->count()));
     } else {
-      const auto values = is_repeatable(spec.kind) ? std::span<const std::string>(words.words)
-                                                   : std::span<const std::string>(&words.last, 1);
+      const auto values = repeatable(spec.kind) ? std::span<const std::string>(words.words)
+                                                : std::span<const std::string>(&words.last, 1);
       option_value value = parse_option_words(spec, long_name(spec), values, {.dir = cwd});
       store(s, combine(spec, read(s), std::move(value)));
     }

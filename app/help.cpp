@@ -16,7 +16,8 @@ constexpr std::string_view config_file_start =
 
 constexpr std::string_view config_file_end =
     ". Headers go in a [headers] table of \"Name\" = \"value\" lines; headers for one host only "
-    "in a [hosts.\"HOST\".headers] table. Relative paths are taken from the file's directory; "
+    "in a [hosts.\"HOST\".headers] table; status rules in [[rules]] tables of match = \"REGEX\" "
+    "and accept, warn or skip = true. Relative paths are taken from the file's directory; "
     "the file may have at most 1 MiB.";
 
 constexpr std::string_view footer_rest =
@@ -66,7 +67,7 @@ path, such as example.com/docs or localhost:8080 (http:// is assumed); or a
 local directory of built HTML, which corocrawl serves itself on 127.0.0.1
 while it checks it. Settings come from the defaults, then the environment
 (proxies), then the config file, then the options given here; a list given
-here (ROOTs, --exclude, --resolve) replaces the config file's.
+here (ROOTs, --exclude, --resolve, --sitemap) replaces the config file's.
 )";
 
 std::string help_footer(std::span<const option<settings>> table) {

@@ -147,6 +147,15 @@ void check_value_parsers(std::string_view text) {
     const resolve_override r = parse_resolve("r", text);
     check(!r.addresses.empty(), "resolve without an address", text);
   });
+  parses(text, [&] {
+    const status_codes codes = parse_status_codes("c", text);
+    check(!codes.empty(), "no status codes", text);
+    check(parse_status_codes("c", codes.to_string()) == codes, "status codes not stable", text);
+  });
+  parses(text, [&] {
+    const std::string sitemap = normalized_sitemap("s", text);
+    check(normalized_sitemap("s", sitemap) == sitemap, "sitemap not stable", text);
+  });
   constexpr std::string_view choices[] = {"quiet", "info", "debug", "trace"};
   parses(text, [&] { check(choices[parse_choice("c", text, choices)] == text, "choice", text); });
 }

@@ -44,6 +44,30 @@ TEST(ConfigEcho, ShowsValuesAsTheConfigFileWritesThem) {
   EXPECT_EQ(echo.at("hosts"), json::parse(R"({"b.test": {"accept": "text/html"}})"));
 }
 
+TEST(ConfigEcho, ShowsStatusCodesCanonicallyAndRulesWithTheirKeys) {
+  crawl_options options;
+  options.accept = {{403, 403}, {200, 299}, {250, 300}};
+  options.sitemaps = {"robots", "HTTPS://a.test/sitemap.xml", "https://u:pw@a.test/s.xml"};
+  options.rules = {
+      {.match = "^https://ext\\.test/", .accept = status_codes{{200, 299}, {403, 403}}},
+      {.match = "/slow/", .accept = status_codes{{200, 200}}, .warn = status_codes{{503, 503}}},
+      {.match = "\\.zip$", .skip = true}};
+  const auto echo = config_echo(options);
+  EXPECT_EQ(echo.at("accept"), "200-300,403");
+  EXPECT_EQ(echo.at("warn"), "");
+  EXPECT_EQ(echo.at("external"), true);
+  EXPECT_EQ(echo.at("fragments"), true);
+  EXPECT_EQ(echo.at("robots"), true);
+  EXPECT_EQ(echo.at("sitemaps"), json::parse(R"(["robots", "HTTPS://a.test/sitemap.xml",
+      "https://***@a.test/s.xml"])"));
+  EXPECT_EQ(echo.at("rules"), json::parse(R"([
+      {"match": "^https://ext\\.test/", "accept": "200-299,403"},
+      {"match": "/slow/", "accept": "200", "warn": "503"},
+      {"match": "\\.zip$", "skip": true}])"));
+  EXPECT_EQ(config_echo(crawl_options{}).at("accept"), "200-399");
+  EXPECT_EQ(config_echo(crawl_options{}).at("rules"), json::array{});
+}
+
 TEST(ConfigEcho, HidesPasswordsTokensAndCredentialHeaders) {
   crawl_options options;
   options.roots = {"https://alice:hunter2@a.test/docs", "bob:opensesame@b.test/", "site/"};

@@ -102,7 +102,9 @@ int parse_choice(std::string_view name, std::string_view text,
                  std::span<const std::string_view> choices);
 
 /// Checks crawl options as a whole, as make_plan (plan.hpp) does, without keeping the plan:
-/// at least one root, every root classifies, every exclude pattern compiles, counts, sizes,
+/// at least one root, every root classifies, every exclude pattern compiles, every sitemap is
+/// "robots" or an absolute http(s) URL without userinfo, accept is not empty, every [[rules]]
+/// rule has a match that compiles and does something (status_rule), counts, sizes,
 /// rates and times in the ranges above, every resolve entry has an address, headers, user,
 /// user agent and proxies well-formed and ca_file readable (as the parsers above require),
 /// host_headers' hosts lower-case, and all the header lines one request gets from the

@@ -45,7 +45,18 @@ enum class option_kind {
   resolves,      ///< repeatable: HOST:PORT:ADDR[,ADDR...]; TOML array of strings
   headers,       ///< repeatable "Name: value"; TOML table of "Name" = "value"
   host_headers,  ///< TOML only: [hosts."HOST".headers] tables
+  texts,         ///< repeatable: strings, each checked by `check`; TOML array of strings
+  status_codes,  ///< codes and ranges, "200-299,403"; TOML string, or array of integers and
+                 ///< such strings
+  status_rules,  ///< TOML only: [[rules]] tables
 };
+
+/// Whether the command line takes the option once per value, the values adding up.
+constexpr bool repeatable(option_kind kind) {
+  return kind == option_kind::roots || kind == option_kind::patterns ||
+         kind == option_kind::resolves || kind == option_kind::headers ||
+         kind == option_kind::texts;
+}
 
 /// What of an option's value the JSON summary's config echo hides (report/config_echo.cpp).
 enum class option_secret {
@@ -60,7 +71,8 @@ enum class option_secret {
 using option_value =
     std::variant<std::monostate, bool, int, std::uint64_t, double, std::chrono::milliseconds,
                  std::string, std::vector<std::string>, std::vector<http_header>,
-                 std::vector<resolve_override>, std::map<std::string, std::vector<http_header>>>;
+                 std::vector<resolve_override>, std::map<std::string, std::vector<http_header>>,
+                 status_codes, std::vector<status_rule>>;
 
 /// Everything about an option but where its value goes.
 struct option_spec {
@@ -78,7 +90,8 @@ struct option_spec {
   seconds_range seconds{};
   std::uint64_t max_bytes = std::numeric_limits<std::uint64_t>::max();
   bool flag_gives = true;  ///< the value a flag stores
-  /// option_kind::text: checks the text and returns what is kept; the name is the flag or key.
+  /// option_kind::text and texts: checks a text and returns what is kept; the name is the flag
+  /// or key.
   std::string (*check)(std::string_view name, std::string_view text) = nullptr;
   std::span<const std::string_view> choices{};  ///< option_kind::choice
   option_secret secret = option_secret::none;   ///< hidden in the JSON summary's "config"
@@ -154,7 +167,7 @@ void apply_config_file(const std::filesystem::path& file, std::span<const option
 std::string options_markdown(std::span<const option_spec* const> specs);
 
 /// The keys --help's config file paragraph lists, in table order (the positional first),
-/// each with its file_note; kinds with a table of their own (headers) are left out.
+/// each with its file_note; kinds with tables of their own (headers, hosts, rules) are left out.
 std::string config_key_list(std::span<const option_spec* const> specs);
 
 }  // namespace corocrawl

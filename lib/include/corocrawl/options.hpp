@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "corocrawl/status_rules.hpp"
+
 namespace corocrawl {
 
 /// Fixed addresses for a host and port, like curl's --resolve HOST:PORT:ADDR[,ADDR...].
@@ -68,6 +70,25 @@ struct crawl_options {
   bool trap_rules = true;
   /// Bytes of a decoded body; a larger body fails with "body too large" and is not parsed.
   std::uint64_t max_body = 10 * 1024 * 1024;
+
+  // Checking: what is checked besides the site's own pages, and what a status means.
+  /// Links to other sites (out-of-scope http(s) URLs) are checked: fetched once, never crawled.
+  bool external = true;
+  /// The #fragments of links into in-scope HTML pages are checked against the ids in the pages.
+  bool fragments = true;
+  /// The robots.txt of each origin crawled is honoured.
+  bool robots = true;
+  /// Sitemaps and sitemap indexes whose in-scope URLs are crawled as roots: absolute http(s)
+  /// URLs, or "robots" for the Sitemap: lines of the roots' robots.txt.
+  std::vector<std::string> sitemaps;
+  /// Final statuses that count as OK. Redirects that are followed are judged by where they
+  /// end, never by this.
+  status_codes accept{{200, 399}};
+  /// Final statuses reported as warnings, which never fail the crawl; wins over accept.
+  status_codes warn;
+  /// The first rule whose pattern a URL matches decides for it: skipped, or its accept and
+  /// warn instead of the ones above.
+  std::vector<status_rule> rules;
 
   // Politeness, per origin (scheme, host and port).
   int max_per_host = 16;  ///< concurrent requests, and so connections, to one origin

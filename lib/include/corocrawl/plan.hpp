@@ -1,8 +1,9 @@
 #pragma once
 // A crawl plan: crawl options checked as a whole and worked out once, before anything is
-// fetched: roots classified, exclude patterns compiled, proxies parsed, the user agent and
-// the number of parse threads settled. run_crawl (crawl.hpp) runs a plan; the parts of the
-// library that crawl take what they need from it instead of reading options again.
+// fetched: roots classified, exclude patterns and status rules compiled, sitemaps
+// normalised, proxies parsed, the user agent and the number of parse threads settled. run_crawl
+// (crawl.hpp) runs a plan; the parts of the library that crawl take what they need from it instead
+// of reading options again.
 
 #include <memory>
 

@@ -159,6 +159,94 @@ std::vector<option<crawl_options>> make_table() {
        .file_note = " (false for --no-trap-rules)",
        .flag_gives = false}));
 
+  group = "Checking";
+  t.push_back(member<&crawl_options::external>(
+      {.flag = "--no-external",
+       .key = "external",
+       .kind = k::flag,
+       .group = group,
+       .help = "Do not check links to other sites (default:\n"
+               "fetch each once, never crawl them)",
+       .default_text = "on",
+       .meaning = "turn off checking links to other sites: by default each out-of-scope http(s) "
+                  "URL is fetched once, and never crawled",
+       .file_note = " (false for --no-external)",
+       .flag_gives = false}));
+  t.push_back(member<&crawl_options::fragments>(
+      {.flag = "--no-fragments",
+       .key = "fragments",
+       .kind = k::flag,
+       .group = group,
+       .help = "Do not check #fragments of links into the site's\n"
+               "HTML pages against their ids (default: check)",
+       .default_text = "on",
+       .meaning = "turn off checking the `#fragment` of links into in-scope HTML pages against "
+                  "the ids in those pages",
+       .file_note = " (false for --no-fragments)",
+       .flag_gives = false}));
+  t.push_back(member<&crawl_options::robots>(
+      {.flag = "--ignore-robots",
+       .key = "robots",
+       .kind = k::flag,
+       .group = group,
+       .help = "Ignore the robots.txt of the origins crawled\n(default: honour it)",
+       .default_text = "on",
+       .meaning = "ignore robots.txt: by default the robots.txt of each origin crawled is honoured",
+       .file_note = " (false for --ignore-robots)",
+       .flag_gives = false}));
+  t.push_back(member<&crawl_options::sitemaps>(
+      {.flag = "--sitemap",
+       .key = "sitemaps",
+       .kind = k::texts,
+       .group = group,
+       .value_name = "URL",
+       .help = "Crawl the site's URLs a sitemap or sitemap index\n"
+               "lists, as roots; \"robots\" for the Sitemap: lines\n"
+               "of the roots' robots.txt. Repeatable\n(default: none)",
+       .default_text = "none",
+       .meaning = "sitemaps or sitemap indexes (absolute http(s) URLs) whose listed in-scope URLs "
+                  "are crawled as roots; `robots` stands for the `Sitemap:` lines of the roots' "
+                  "robots.txt",
+       .file_note = " = [...]",
+       .check = parse_sitemap,
+       .secret = option_secret::url_userinfo}));
+  t.push_back(member<&crawl_options::accept>(
+      {.flag = "--accept",
+       .key = "accept",
+       .kind = k::status_codes,
+       .group = group,
+       .value_name = "CODES",
+       .help = "Statuses that are OK, as 200-299,403 (default:\n"
+               "200-399; a followed redirect is judged by where\n"
+               "it ends)",
+       .default_text = "`200-399`",
+       .meaning = "final statuses that count as OK: codes and ranges such as `200-299,403`; in the "
+                  "file also an array (`[200, \"300-399\"]`). A redirect that is followed is "
+                  "judged by where it ends; see [status rules](usage.md#status-rules)",
+       .file_note = " (\"200-299,403\" or an array)"}));
+  t.push_back(member<&crawl_options::warn>(
+      {.flag = "--warn",
+       .key = "warn",
+       .kind = k::status_codes,
+       .group = group,
+       .value_name = "CODES",
+       .help = "Statuses reported as warnings, which never fail\n"
+               "the crawl; wins over --accept (default: none)",
+       .default_text = "none",
+       .meaning = "final statuses reported as warnings, which never fail the crawl; a status both "
+                  "in `warn` and in `accept` is a warning",
+       .file_note = " (as accept)"}));
+  t.push_back(member<&crawl_options::rules>(
+      {.key = "rules",
+       .kind = k::status_rules,
+       .group = group,
+       .default_text = "none",
+       .meaning =
+           "status rules, each with `match = \"REGEX\"` and `accept`, `warn` or "
+           "`skip = true`: the first rule whose pattern a URL matches skips it (not fetched, "
+           "not counted) or gives its accept and warn; see [status "
+           "rules](usage.md#status-rules)"}));
+
   group = "HTTP";
   t.push_back(member<&crawl_options::timeout>(
       {.flag = "--timeout",

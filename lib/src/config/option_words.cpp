@@ -35,11 +35,6 @@ std::string cell(std::string_view text) {
   return out;
 }
 
-bool is_repeatable(option_kind kind) {
-  return kind == option_kind::roots || kind == option_kind::patterns ||
-         kind == option_kind::resolves || kind == option_kind::headers;
-}
-
 /// "**Politeness** (per host:port)" for "Politeness (per host:port)"; a pointer to the
 /// help's prose, "(see below)", is left out.
 std::string group_heading(std::string_view group) {
@@ -56,7 +51,7 @@ std::string flag_cell(const option_spec& spec) {
   std::string flag(spec.flag);
   if (!spec.value_name.empty()) flag += " " + std::string(spec.value_name);
   std::string text = "`" + cell(flag) + "`";
-  if (is_repeatable(spec.kind) && spec.flag.starts_with('-')) text += " (repeatable)";
+  if (repeatable(spec.kind) && spec.flag.starts_with('-')) text += " (repeatable)";
   return text;
 }
 
@@ -68,6 +63,7 @@ std::string key_cell(const option_spec& spec) {
     case option_kind::roots:
     case option_kind::patterns:
     case option_kind::resolves:
+    case option_kind::texts:
       return "`" + key + " = [...]`";
     case option_kind::flag:
       return spec.flag_gives ? "`" + key + "`" : "`" + key + " = false`";
@@ -75,6 +71,8 @@ std::string key_cell(const option_spec& spec) {
       return "`[" + key + "]` table";
     case option_kind::host_headers:
       return "`[" + key + ".\"HOST\".headers]` tables";
+    case option_kind::status_rules:
+      return "`[[" + key + "]]` tables";
     default:
       return "`" + key + "`";
   }
@@ -141,9 +139,18 @@ option_value parse_option_words(const option_spec& spec, std::string_view name,
         headers.push_back(parse_header(name, text));
       return headers;
     }
+    case option_kind::texts: {
+      std::vector<std::string> texts;
+      for (const std::string& text : words)
+        texts.push_back(spec.check ? spec.check(name, text) : text);
+      return texts;
+    }
+    case option_kind::status_codes:
+      return parse_status_codes(name, last(words));
     case option_kind::flag:
     case option_kind::counted_flag:
     case option_kind::host_headers:
+    case option_kind::status_rules:
       break;
   }
   fail(name_of(name) + "takes no value");
@@ -189,7 +196,9 @@ std::string config_key_list(std::span<const option_spec* const> specs) {
     if (is_positional(spec) && !spec->key.empty()) add(*spec);
   for (const option_spec* spec : specs) {
     if (is_positional(spec) || spec->key.empty()) continue;
-    if (spec->kind == option_kind::headers || spec->kind == option_kind::host_headers) continue;
+    if (spec->kind == option_kind::headers || spec->kind == option_kind::host_headers ||
+        spec->kind == option_kind::status_rules)
+      continue;
     add(*spec);
   }
   std::string out;

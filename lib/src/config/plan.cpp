@@ -166,6 +166,16 @@ crawl_plan make_plan(const crawl_options& c) {
     }
   }
   plan->exclude = compile_patterns(c.exclude, "exclude");
+  for (const std::string& sitemap : c.sitemaps) {
+    std::string normal = normalized_sitemap("sitemaps", sitemap);
+    if (normal == "robots") {
+      plan->sitemaps_from_robots = true;
+    } else if (std::find(plan->sitemap_urls.begin(), plan->sitemap_urls.end(), normal) ==
+               plan->sitemap_urls.end()) {
+      plan->sitemap_urls.push_back(std::move(normal));
+    }
+  }
+  plan->status = status_judge(c.accept, c.warn, c.rules);
   check_ranges(c);
   check_identity(c);
   plan->http = {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "config/status_judge.hpp"
 #include "corocrawl/options.hpp"
 #include "corocrawl/plan.hpp"
 #include "http/client_options.hpp"
@@ -31,6 +32,12 @@ struct crawl_plan::details {
   /// left 0 here: it depends on the file descriptor limit when the crawl starts.
   http_client_options http;
   unsigned threads = 1;  ///< parse threads: `options.threads`, or one per core
+  /// The sitemaps' URLs, normalised, in the order given, without repeats and without "robots".
+  std::vector<std::string> sitemap_urls;
+  /// "robots" was among the sitemaps: the Sitemap: lines of the roots' robots.txt are read.
+  bool sitemaps_from_robots = false;
+  /// accept, warn and [[rules]], compiled: which URLs rules skip and what statuses mean.
+  status_judge status;
 };
 
 }  // namespace corocrawl

@@ -23,6 +23,9 @@ using namespace detail;  // the helpers config_detail.hpp shares
 /// The keys of a [hosts."NAME"] table.
 constexpr std::string_view known_host_keys[] = {"headers"};
 
+/// The keys of a [[rules]] table.
+constexpr std::string_view known_rule_keys[] = {"match", "accept", "warn", "skip"};
+
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j)
@@ -251,6 +254,19 @@ option_value toml_values::read(const option_spec& spec, std::string_view key,
       return headers(node, std::string(key));
     case option_kind::host_headers:
       return hosts(node, key);
+    case option_kind::texts: {
+      std::vector<std::string> texts;
+      for (const toml::node* element : strings(node, key)) {
+        const std::string& text = string(*element, key);
+        texts.push_back(spec.check ? located(*element, [&] { return spec.check(key, text); })
+                                   : text);
+      }
+      return texts;
+    }
+    case option_kind::status_codes:
+      return codes(node, key);
+    case option_kind::status_rules:
+      return rules(node, key);
     case option_kind::counted_flag:
       break;
   }
@@ -323,6 +339,62 @@ std::string toml_values::host_name(const toml::key& key, std::string_view path) 
             name_of(path) + "expected a host name or IP address, got " + quoted(key.str()));
   }
   return ascii::to_lower(host);
+}
+
+/// Status codes: a string such as "200-299,403", or an array of codes and such strings (empty:
+/// none).
+status_codes toml_values::codes(const toml::node& node, std::string_view key) const {
+  if (node.is_string())
+    return located(node, [&] { return parse_status_codes(key, string(node, key)); });
+  const auto* array = node.as_array();
+  if (array == nullptr) {
+    wrong_type(node, key, "status codes: a string such as \"200-299,403\" or an array");
+  }
+  std::vector<status_codes::range> ranges;
+  for (const toml::node& element : *array) {
+    if (const auto* code = element.as_integer()) {
+      const unsigned status =
+          located(element, [&] { return checked_status_code(key, code->get()); });
+      ranges.push_back({status, status});
+    } else if (element.is_string()) {
+      const status_codes codes =
+          located(element, [&] { return parse_status_codes(key, string(element, key)); });
+      ranges.insert(ranges.end(), codes.ranges().begin(), codes.ranges().end());
+    } else {
+      wrong_type(element, key, "a status code or a string such as \"200-299\"");
+    }
+  }
+  return status_codes(std::move(ranges));
+}
+
+/// [[rules]] tables, named in messages rules[1], rules[2], ... in the file's order.
+std::vector<status_rule> toml_values::rules(const toml::node& node, std::string_view key) const {
+  const auto* array = node.as_array();
+  if (array == nullptr) wrong_type(node, key, "an array of tables ([[" + std::string(key) + "]])");
+  std::vector<status_rule> result;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const toml::node& element = *array->get(i);
+    const std::string name = std::string(key) + "[" + std::to_string(i + 1) + "]";
+    status_rule rule;
+    for (const auto& [rule_key, value] : table(element, name)) {
+      const std::string path = name + "." + std::string(rule_key.str());
+      if (rule_key.str() == "match") {
+        rule.match = string(value, path);
+      } else if (rule_key.str() == "accept") {
+        rule.accept = codes(value, path);
+      } else if (rule_key.str() == "warn") {
+        rule.warn = codes(value, path);
+      } else if (rule_key.str() == "skip") {
+        rule.skip = boolean(value, path);
+      } else {
+        fail_at(rule_key.source(),
+                "unknown key " + path + suggestion_for(rule_key.str(), known_rule_keys));
+      }
+    }
+    located(element, [&] { checked_status_rule(name, rule); });
+    result.push_back(std::move(rule));
+  }
+  return result;
 }
 
 }  // namespace corocrawl

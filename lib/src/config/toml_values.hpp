@@ -47,6 +47,8 @@ class toml_values {
   std::map<std::string, std::vector<http_header>> hosts(const toml::node& node,
                                                         std::string_view key) const;
   std::string host_name(const toml::key& key, std::string_view path) const;
+  status_codes codes(const toml::node& node, std::string_view key) const;
+  std::vector<status_rule> rules(const toml::node& node, std::string_view key) const;
 
   std::string display_;
   std::filesystem::path dir_;

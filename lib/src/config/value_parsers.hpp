@@ -13,6 +13,8 @@
 
 #include "corocrawl/config.hpp"
 #include "corocrawl/options.hpp"
+#include "corocrawl/status_rules.hpp"
+#include "url/url_pattern.hpp"
 
 namespace corocrawl {
 
@@ -75,5 +77,30 @@ std::string parse_user_agent(std::string_view name, std::string_view text);
 /// `name`.
 std::string parse_ca_file(std::string_view name, std::string_view text,
                           const std::filesystem::path& base_dir);
+
+/// Parses status codes as --accept and accept = give them: comma-separated codes and
+/// inclusive ranges LOW-HIGH ("200-299,403"), with spaces allowed around the items, each code
+/// from 100 to 599. Overlapping and repeated codes are merged. Throws config_error naming
+/// `name` for an empty text or item, a code out of range or a range that goes down.
+status_codes parse_status_codes(std::string_view name, std::string_view text);
+
+/// One status code as a config file's array gives it as a number: 100 to 599. Throws
+/// config_error naming `name` otherwise.
+unsigned checked_status_code(std::string_view name, std::int64_t code);
+
+/// Checks one sitemap as --sitemap and sitemaps = give it: "robots", or an absolute http(s)
+/// URL without userinfo. Returns "robots" or the URL normalised (normalize_url). Throws
+/// config_error naming `name`, never showing a userinfo.
+std::string normalized_sitemap(std::string_view name, std::string_view text);
+
+/// normalized_sitemap as an option's check: returns `text` as given.
+std::string parse_sitemap(std::string_view name, std::string_view text);
+
+/// Checks a [[rules]] rule as a whole (`name` such as "rules[2]"): a non-empty match that
+/// compiles as url_pattern compiles it, and accept, warn or skip = true, but not skip with
+/// accept or warn; accept, when given, not empty (an empty warn warns of nothing). Returns the
+/// compiled pattern.
+/// Throws config_error naming `name` or its key ("rules[2].match").
+url_pattern checked_status_rule(std::string_view name, const status_rule& rule);
 
 }  // namespace corocrawl

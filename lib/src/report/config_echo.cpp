@@ -57,6 +57,16 @@ std::string resolve_text(const resolve_override& r) {
   return out;
 }
 
+/// A [[rules]] table with the keys it gives.
+json::object rule_object(const status_rule& rule) {
+  json::object out;
+  out["match"] = json_text(rule.match);
+  if (rule.accept) out["accept"] = json_text(rule.accept->to_string());
+  if (rule.warn) out["warn"] = json_text(rule.warn->to_string());
+  if (rule.skip) out["skip"] = true;
+  return out;
+}
+
 json::value option_json(const option_value& value, option_secret secret) {
   return std::visit(
       [secret](const auto& v) -> json::value {
@@ -79,6 +89,13 @@ json::value option_json(const option_value& value, option_secret secret) {
           return items;
         } else if constexpr (std::is_same_v<T, std::vector<http_header>>) {
           return header_object(v, secret);
+        } else if constexpr (std::is_same_v<T, status_codes>) {
+          return json_text(v.to_string());
+        } else if constexpr (std::is_same_v<T, std::vector<status_rule>>) {
+          json::array rules;
+          for (const status_rule& rule : v)
+            rules.emplace_back(rule_object(rule));
+          return rules;
         } else if constexpr (std::is_same_v<T, std::vector<resolve_override>>) {
           json::array items;
           for (const auto& r : v)
