@@ -18,6 +18,21 @@ std::size_t scanned_tag::kept_count() const {
   return count;
 }
 
+namespace {
+
+// The index in kKeptAttributes of the attribute `name` (ASCII case-insensitive), or
+// std::size(kKeptAttributes). On the hot path: most names are told apart by their length.
+std::size_t kept_index(std::string_view name) {
+  if (name.size() < 2 || name.size() > 10) return std::size(kKeptAttributes);
+  for (std::size_t k = 0; k < std::size(kKeptAttributes); ++k) {
+    if (name.size() == kKeptAttributes[k].size() && ascii::iequals(name, kKeptAttributes[k]))
+      return k;
+  }
+  return std::size(kKeptAttributes);
+}
+
+}  // namespace
+
 scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
   scanned_tag tag;
   const std::size_t n = html.size();
@@ -60,11 +75,11 @@ scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
     }
     ++tag.attribute_count;
     const std::string_view attribute = html.substr(attribute_begin, i - attribute_begin);
-    for (std::size_t k = 0; k < std::size(kKeptAttributes); ++k) {
-      if (!ascii::iequals(attribute_name, kKeptAttributes[k])) continue;
+    const std::size_t k = kept_index(attribute_name);
+    if (k < std::size(kKeptAttributes)) {
       if (tag.kept[k].empty()) tag.kept[k] = attribute;
-      tag.has_font_attribute = tag.has_font_attribute || k >= kFirstFontAttribute;
-      break;
+      tag.has_font_attribute =
+          tag.has_font_attribute || (k >= kFirstFontAttribute && k < kFontAttributesEnd);
     }
   }
 }
@@ -174,9 +189,16 @@ bool closes_same(std::string_view name) {
 
 bool is_essential(std::string_view name) {
   return is_one_of(
-      name, {"a",      "area",     "link",  "base", "template", "svg", "math",  "foreignobject",
-             "desc",   "title",    "mi",    "mo",   "mn",       "ms",  "mtext", "annotation-xml",
-             "select", "frameset", "frame", "html", "head",     "body"});
+             name,
+             {"a",      "area",     "link",  "base", "template", "svg", "math",  "foreignobject",
+              "desc",   "title",    "mi",    "mo",   "mn",       "ms",  "mtext", "annotation-xml",
+              "select", "frameset", "frame", "html", "head",     "body"}) ||
+         holds_references(name);
+}
+
+bool holds_references(std::string_view name) {
+  return is_one_of(name, {"img", "image", "source", "script", "embed", "object", "video", "audio",
+                          "track", "input", "iframe", "frame", "meta", "style"});
 }
 
 bool confuses_gumbo_in_foreign_content(std::string_view name) {
