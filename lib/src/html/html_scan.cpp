@@ -21,14 +21,44 @@ std::size_t scanned_tag::kept_count() const {
 namespace {
 
 // The index in kKeptAttributes of the attribute `name` (ASCII case-insensitive), or
-// std::size(kKeptAttributes). On the hot path: most names are told apart by their length.
+// std::size(kKeptAttributes). On the hot path: the first letter leaves one or a few to compare.
 std::size_t kept_index(std::string_view name) {
-  if (name.size() < 2 || name.size() > 10) return std::size(kKeptAttributes);
-  for (std::size_t k = 0; k < std::size(kKeptAttributes); ++k) {
-    if (name.size() == kKeptAttributes[k].size() && ascii::iequals(name, kKeptAttributes[k]))
-      return k;
+  constexpr std::size_t none = std::size(kKeptAttributes);
+  if (name.size() < 2 || name.size() > 10) return none;
+  const auto is = [name](std::size_t k) {
+    return name.size() == kKeptAttributes[k].size() && ascii::iequals(name, kKeptAttributes[k]);
+  };
+  switch (ascii::to_lower(name[0])) {
+    case 'h':
+      return is(kHref) ? kHref : is(kHttpEquiv) ? kHttpEquiv : none;
+    case 'x':
+      return is(kXlinkHref) ? kXlinkHref : none;
+    case 't':
+      return is(kType) ? kType : none;
+    case 'e':
+      return is(kEncoding) ? kEncoding : none;
+    case 'c':
+      return is(kFirstFontAttribute) ? kFirstFontAttribute : is(kContent) ? kContent : none;
+    case 'f':
+      return is(kFirstFontAttribute + 1) ? kFirstFontAttribute + 1 : none;
+    case 's':
+      for (const std::size_t k : {kFirstFontAttribute + 2, kSrc, kSrcset, kStyle}) {
+        if (is(k)) return k;
+      }
+      return none;
+    case 'd':
+      return is(kData) ? kData : none;
+    case 'p':
+      return is(kPoster) ? kPoster : none;
+    case 'r':
+      return is(kRel) ? kRel : none;
+    case 'i':
+      return is(kId) ? kId : none;
+    case 'n':
+      return is(kName) ? kName : none;
+    default:
+      return none;
   }
-  return std::size(kKeptAttributes);
 }
 
 }  // namespace

@@ -43,6 +43,7 @@ inline constexpr std::size_t kName = 16;
 static_assert(kKeptAttributes[kHref] == "href" && kKeptAttributes[kXlinkHref] == "xlink:href" &&
               kKeptAttributes[kType] == "type" && kKeptAttributes[kEncoding] == "encoding");
 static_assert(kKeptAttributes[kFirstFontAttribute] == "color" &&
+              kKeptAttributes[kFirstFontAttribute + 1] == "face" &&
               kKeptAttributes[kFontAttributesEnd - 1] == "size");
 static_assert(kKeptAttributes[kSrc] == "src" && kKeptAttributes[kSrcset] == "srcset" &&
               kKeptAttributes[kData] == "data" && kKeptAttributes[kPoster] == "poster" &&

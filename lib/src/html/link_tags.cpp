@@ -1,5 +1,7 @@
 #include "html/link_tags.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <span>
 
 #include "html/html_scan.hpp"
@@ -195,6 +197,13 @@ class link_tag_reader {
   // HTML element, else SVG or MathML), and writes it to the chunk where it has references or
   // values for gumbo to decode.
   void note(std::size_t lt, const scanned_tag& tag, bool html) {
+    // Most tags have none of the attributes read here.
+    constexpr std::size_t read[] = {kHref,   kXlinkHref, kSrc,   kSrcset, kData,
+                                    kPoster, kContent,   kStyle, kId,     kName};
+    if (std::all_of(std::begin(read), std::end(read),
+                    [&tag](std::size_t k) { return tag.kept[k].empty(); })) {
+      return;
+    }
     const std::string& name = tag.lower_name;
     const bool html_a = html && name == "a";
     const bool svg_a = !html && svg_ && name == "a";
