@@ -223,7 +223,8 @@ class markup_limiter {
     } else if (is_one_of(name, {"html", "head", "body"}) && !only_document_elements_open()) {
       return true;  // after the document's start, the tree builder only merges attributes
     }
-    if (foreign && tag.self_closing) return true;
+    // A self-closing SVG or MathML element (<svg/> too) is no open element.
+    if ((foreign || name == "svg" || name == "math") && tag.self_closing) return true;
 
     if (open_.size() >= kMaxDepth) {
       // Kept but not tracked, so the stack stays bounded; <template>s are counted.
