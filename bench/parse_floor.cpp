@@ -1,9 +1,12 @@
-// parse_floor [--threads N] DIR...
+// parse_floor [--threads N] [--reading gumbo|compact|shrunk|whole] [--repeat R] DIR...
 //
 // The floor under any crawler's HTML throughput: reads every *.html file under the DIRs into
 // memory (not timed), then only parses them with gumbo on N threads, which share the files
 // through one atomic index. Prints one JSON line:
 // {"files":F,"bytes":B,"threads":N,"seconds":S,"mb_per_s":M} with MB = 1e6 bytes.
+// --reading times the library's reference extraction (extract_references, html/links.hpp)
+// in that reading instead of a bare gumbo parse (gumbo, the default); --repeat reads the
+// files R times over (bytes counts each time).
 #include <gumbo.h>
 
 #include <CLI/CLI.hpp>
@@ -22,6 +25,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "html/links.hpp"
 
 namespace {
 
@@ -48,17 +53,29 @@ std::vector<std::string> read_html_files(const std::vector<std::string>& dirs) {
   return files;
 }
 
-void parse_all(const std::vector<std::string>& files, unsigned threads) {
+void parse_all(const std::vector<std::string>& files, unsigned threads, const std::string& reading,
+               std::size_t repeat) {
   // As the crawler sets it up: parse errors are not recorded (recording them costs time).
   GumboOptions options = kGumboDefaultOptions;
   options.max_errors = 0;
+  const std::size_t total = files.size() * repeat;
+  const auto how = reading == "whole"    ? corocrawl::markup_reading::whole
+                   : reading == "shrunk" ? corocrawl::markup_reading::shrunk
+                                         : corocrawl::markup_reading::compact;
   std::atomic<std::size_t> next{0};
-  const auto work = [&files, &next, &options] {
+  std::atomic<std::size_t> found{0};
+  const auto work = [&] {
     for (;;) {
       const auto i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= files.size()) return;
-      GumboOutput* output = gumbo_parse_with_options(&options, files[i].data(), files[i].size());
-      gumbo_destroy_output(&options, output);
+      if (i >= total) return;
+      const std::string& file = files[i % files.size()];
+      if (reading == "gumbo") {
+        GumboOutput* output = gumbo_parse_with_options(&options, file.data(), file.size());
+        gumbo_destroy_output(&options, output);
+      } else {
+        const auto page = corocrawl::extract_references(file, "http://example.com/a/b.html", how);
+        found.fetch_add(page.references.size(), std::memory_order_relaxed);
+      }
     }
   };
   std::vector<std::jthread> workers;
@@ -73,6 +90,15 @@ int main(int argc, char** argv) {
   CLI::App app{"Times gumbo parsing every *.html file under the DIRs.", "parse_floor"};
   unsigned threads = std::max(1U, std::thread::hardware_concurrency());
   std::vector<std::string> dirs;
+  std::string reading = "gumbo";
+  std::size_t repeat = 1;
+  app.add_option("--reading", reading,
+                 "What to time: a bare gumbo parse, or a reading of extract_references")
+      ->check(CLI::IsMember({"gumbo", "compact", "shrunk", "whole"}))
+      ->capture_default_str();
+  app.add_option("--repeat", repeat, "Read the files this many times over")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}))
+      ->capture_default_str();
   app.add_option("--threads", threads, "Parsing threads")
       ->check(CLI::Range(1U, 1024U))
       ->capture_default_str();
@@ -94,9 +120,10 @@ int main(int argc, char** argv) {
     std::uint64_t bytes = 0;
     for (const auto& file : files)
       bytes += file.size();
+    bytes *= repeat;
 
     const auto start = std::chrono::steady_clock::now();
-    parse_all(files, threads);
+    parse_all(files, threads, reading, repeat);
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
 
     const double seconds = elapsed.count();

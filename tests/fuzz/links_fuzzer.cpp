@@ -1,7 +1,9 @@
-// Fuzzes link extraction (corocrawl/links.hpp): every reading of a page against the reading
-// of its whole tree. Shrunk must find exactly the links of whole, in the same order; compact
-// (link tags alone where it can) the same set, since link tags come in source order and the
-// tree builder moves misnested elements. Every link is normalised and listed once.
+// Fuzzes reference extraction (html/links.hpp): every reading of a page against the reading
+// of its whole tree, on everything they find: links and their kinds, references with their
+// elements, attributes, fragments and positions, anchors, inline CSS. Shrunk must find exactly
+// what whole finds, in the same order; compact (reference tags alone where it can) the same
+// sets, since tags come in source order and the tree builder moves misnested elements. Every
+// link is normalised and listed once, and every reference points at one.
 //
 // Input: the page, on http://example.com/dir/page.html.
 //
@@ -43,8 +45,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "check.hpp"
@@ -89,6 +94,64 @@ void check_links(const links& found, std::string_view html) {
     check(corocrawl::normalize_url(*link) == *link, "link not normalised", html);
     check(std::find(found.begin(), link, *link) == link, "link listed twice", html);
   }
+}
+
+links urls(const corocrawl::page_links& page) {
+  links out;
+  for (const corocrawl::page_link& link : page.links)
+    out.push_back(link.url);
+  return out;
+}
+
+void check_page(const corocrawl::page_links& page, std::string_view html) {
+  check_links(urls(page), html);
+  std::vector<bool> referenced(page.links.size());
+  for (const corocrawl::page_reference& reference : page.references) {
+    check(reference.link < page.links.size(), "reference to no link", html);
+    check(reference.line >= 1 && reference.column >= 1, "reference without a place", html);
+    if (reference.link < page.links.size()) referenced[reference.link] = true;
+  }
+  check(std::find(referenced.begin(), referenced.end(), false) == referenced.end(),
+        "link without a reference", html);
+  for (const corocrawl::inline_css& css : page.styles)
+    check(css.line >= 1 && css.column >= 1, "inline CSS without a place", html);
+}
+
+// What a reading finds, in a form that compares across readings: references with their URL
+// and kind (not the index of their link), in their order or sorted.
+struct flat_page {
+  std::vector<std::tuple<std::string, int, std::string, std::string, std::optional<std::string>,
+                         std::uint32_t, std::uint32_t>>
+      references;
+  std::vector<std::pair<std::string, int>> links;
+  std::vector<std::string> anchors;
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, bool, std::string, std::string>> styles;
+
+  bool operator==(const flat_page&) const = default;
+
+  flat_page sorted() const {
+    flat_page out = *this;
+    std::sort(out.references.begin(), out.references.end());
+    std::sort(out.links.begin(), out.links.end());
+    std::sort(out.anchors.begin(), out.anchors.end());
+    std::sort(out.styles.begin(), out.styles.end());
+    return out;
+  }
+};
+
+flat_page flat(const corocrawl::page_links& page) {
+  flat_page out;
+  for (const corocrawl::page_link& link : page.links)
+    out.links.emplace_back(link.url, static_cast<int>(link.kind));
+  for (const corocrawl::page_reference& r : page.references) {
+    if (r.link >= page.links.size()) continue;
+    out.references.emplace_back(page.links[r.link].url, static_cast<int>(page.links[r.link].kind),
+                                r.element, std::string(r.attribute), r.fragment, r.line, r.column);
+  }
+  out.anchors = page.anchors;
+  for (const corocrawl::inline_css& css : page.styles)
+    out.styles.emplace_back(css.line, css.column, css.attribute, css.text, css.element);
+  return out;
 }
 
 // `html` with the places where gumbo errs (see the top of this file) taken out.
@@ -182,11 +245,6 @@ bool gumbo_may_misread_a_tag(std::string_view html) {
   return false;
 }
 
-links sorted(links l) {
-  std::sort(l.begin(), l.end());
-  return l;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -197,11 +255,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // The raw input, as the crawler would be given it (see the top of this file); when it is
     // the page itself, the readings below cover it.
     gumbo_asserts = 0;
-    check_links(corocrawl::extract_links(raw, kPage, markup_reading::whole), raw);
-    check_links(corocrawl::extract_links(raw, kPage, markup_reading::shrunk), raw);
+    check_page(corocrawl::extract_references(raw, kPage, markup_reading::whole), raw);
+    check_page(corocrawl::extract_references(raw, kPage, markup_reading::shrunk), raw);
     const unsigned before_compact = gumbo_asserts;
     const corocrawl::page_links compact = corocrawl::extract_links_taking(std::string(raw), kPage);
-    check_links(compact.links, raw);
+    check_page(compact, raw);
     check((compact.outcome == corocrawl::parse_outcome::complete) ==
               (gumbo_asserts == before_compact),
           "raw compact: the outcome is wrong", raw);
@@ -209,9 +267,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   gumbo_asserts = 0;
-  const links whole = corocrawl::extract_links(html, kPage, markup_reading::whole);
+  const corocrawl::page_links whole =
+      corocrawl::extract_references(html, kPage, markup_reading::whole);
   const unsigned whole_asserts = gumbo_asserts;
-  const links shrunk = corocrawl::extract_links(html, kPage, markup_reading::shrunk);
+  const corocrawl::page_links shrunk =
+      corocrawl::extract_references(html, kPage, markup_reading::shrunk);
   const unsigned shrunk_asserts = gumbo_asserts - whole_asserts;
   const corocrawl::page_links compact = corocrawl::extract_links_taking(std::string(html), kPage);
   const unsigned compact_asserts = gumbo_asserts - whole_asserts - shrunk_asserts;
@@ -219,17 +279,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // No stop is requested and the budget (10 s) is far from reached on a page of max_len.
   const bool complete = compact.outcome == corocrawl::parse_outcome::complete;
   check(complete == (compact_asserts == 0), "compact: the outcome is wrong", html);
-  check_links(whole, html);
-  check_links(shrunk, html);
-  check_links(compact.links, html);
+  check_page(whole, html);
+  check_page(shrunk, html);
+  check_page(compact, html);
   if (gumbo_asserts > 0) {
     keep_asserting_page(html);
-    return 0;  // a reading gumbo gave up on finds no links: nothing to compare
+    return 0;  // a reading gumbo gave up on finds nothing: nothing to compare
   }
   if (gumbo_may_misread_a_tag(html)) return 0;
-  check(shrunk == whole, "shrunk and whole reading differ", html);
-  check(sorted(compact.links) == sorted(whole), "compact and whole reading differ", html);
-  check(corocrawl::extract_links(html, kPage) == compact.links,
-        "extract_links and extract_links_taking differ", html);
+  const flat_page whole_found = flat(whole);
+  const flat_page compact_found = flat(compact);
+  check(flat(shrunk) == whole_found, "shrunk and whole reading differ", html);
+  check(compact_found.sorted() == whole_found.sorted(), "compact and whole reading differ", html);
+  check(corocrawl::extract_links(html, kPage, markup_reading::whole) == urls(whole),
+        "extract_links and extract_references differ", html);
+  check(flat(corocrawl::extract_references(html, kPage)) == compact_found,
+        "extract_references and extract_links_taking differ", html);
   return 0;
 }

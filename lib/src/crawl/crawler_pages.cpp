@@ -89,7 +89,8 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   }
   const int depth = store_->depth(item.url) + 1;  // of the pages this one links to
   const bool too_deep = options_.max_depth && depth > *options_.max_depth;
-  for (const auto& link : page.links) {
+  for (const page_link& entry : page.links) {
+    const std::string& link = entry.url;
     if (link.size() > max_url_length)
       spdlog::warn("{}: not following a link of {} bytes (the limit is {})", record.url,
                    link.size(), max_url_length);

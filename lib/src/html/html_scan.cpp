@@ -18,6 +18,51 @@ std::size_t scanned_tag::kept_count() const {
   return count;
 }
 
+namespace {
+
+// The index in kKeptAttributes of the attribute `name` (ASCII case-insensitive), or
+// std::size(kKeptAttributes). On the hot path: the first letter leaves one or a few to compare.
+std::size_t kept_index(std::string_view name) {
+  constexpr std::size_t none = std::size(kKeptAttributes);
+  if (name.size() < 2 || name.size() > 10) return none;
+  const auto is = [name](std::size_t k) {
+    return name.size() == kKeptAttributes[k].size() && ascii::iequals(name, kKeptAttributes[k]);
+  };
+  switch (ascii::to_lower(name[0])) {
+    case 'h':
+      return is(kHref) ? kHref : is(kHttpEquiv) ? kHttpEquiv : none;
+    case 'x':
+      return is(kXlinkHref) ? kXlinkHref : none;
+    case 't':
+      return is(kType) ? kType : none;
+    case 'e':
+      return is(kEncoding) ? kEncoding : none;
+    case 'c':
+      return is(kFirstFontAttribute) ? kFirstFontAttribute : is(kContent) ? kContent : none;
+    case 'f':
+      return is(kFirstFontAttribute + 1) ? kFirstFontAttribute + 1 : none;
+    case 's':
+      for (const std::size_t k : {kFirstFontAttribute + 2, kSrc, kSrcset, kStyle}) {
+        if (is(k)) return k;
+      }
+      return none;
+    case 'd':
+      return is(kData) ? kData : none;
+    case 'p':
+      return is(kPoster) ? kPoster : none;
+    case 'r':
+      return is(kRel) ? kRel : none;
+    case 'i':
+      return is(kId) ? kId : none;
+    case 'n':
+      return is(kName) ? kName : none;
+    default:
+      return none;
+  }
+}
+
+}  // namespace
+
 scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
   scanned_tag tag;
   const std::size_t n = html.size();
@@ -60,11 +105,11 @@ scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
     }
     ++tag.attribute_count;
     const std::string_view attribute = html.substr(attribute_begin, i - attribute_begin);
-    for (std::size_t k = 0; k < std::size(kKeptAttributes); ++k) {
-      if (!ascii::iequals(attribute_name, kKeptAttributes[k])) continue;
+    const std::size_t k = kept_index(attribute_name);
+    if (k < std::size(kKeptAttributes)) {
       if (tag.kept[k].empty()) tag.kept[k] = attribute;
-      tag.has_font_attribute = tag.has_font_attribute || k >= kFirstFontAttribute;
-      break;
+      tag.has_font_attribute =
+          tag.has_font_attribute || (k >= kFirstFontAttribute && k < kFontAttributesEnd);
     }
   }
 }
@@ -174,9 +219,16 @@ bool closes_same(std::string_view name) {
 
 bool is_essential(std::string_view name) {
   return is_one_of(
-      name, {"a",      "area",     "link",  "base", "template", "svg", "math",  "foreignobject",
-             "desc",   "title",    "mi",    "mo",   "mn",       "ms",  "mtext", "annotation-xml",
-             "select", "frameset", "frame", "html", "head",     "body"});
+             name,
+             {"a",      "area",     "link",  "base", "template", "svg", "math",  "foreignobject",
+              "desc",   "title",    "mi",    "mo",   "mn",       "ms",  "mtext", "annotation-xml",
+              "select", "frameset", "frame", "html", "head",     "body"}) ||
+         holds_references(name);
+}
+
+bool holds_references(std::string_view name) {
+  return is_one_of(name, {"img", "image", "source", "script", "embed", "object", "video", "audio",
+                          "track", "input", "iframe", "frame", "meta", "style"});
 }
 
 bool confuses_gumbo_in_foreign_content(std::string_view name) {

@@ -15,19 +15,42 @@ namespace corocrawl::html {
 
 bool is_one_of(std::string_view name, std::initializer_list<std::string_view> names);
 
-// The attributes that can matter to link extraction: href and xlink:href, type (only
-// <input type=hidden> lets a later <frameset> replace the body), encoding (annotation-xml
-// integration points), color, face and size (<font> breaks out of SVG). The tree builder
+// The attributes that can matter to reference extraction: href and xlink:href, type (only
+// <input type=hidden> lets a later <frameset> replace the body; <input type=image src>),
+// encoding (annotation-xml integration points), color, face and size (<font> breaks out of
+// SVG), then those that hold references or what else is collected (src, srcset, data,
+// poster, rel, http-equiv and content; style; id and name, the anchors). The tree builder
 // ignores the rest, and repeats of a name.
-inline constexpr std::string_view kKeptAttributes[] = {"href",  "xlink:href", "type", "encoding",
-                                                       "color", "face",       "size"};
+inline constexpr std::string_view kKeptAttributes[] = {
+    "href", "xlink:href", "type",       "encoding", "color", "face",  "size", "src", "srcset",
+    "data", "poster",     "http-equiv", "content",  "rel",   "style", "id",   "name"};
 inline constexpr std::size_t kHref = 0;
 inline constexpr std::size_t kXlinkHref = 1;
+inline constexpr std::size_t kType = 2;
 inline constexpr std::size_t kEncoding = 3;
-inline constexpr std::size_t kFirstFontAttribute = 4;  // color, face and size come last
+inline constexpr std::size_t kFirstFontAttribute = 4;  // color, face and size
+inline constexpr std::size_t kFontAttributesEnd = 7;
+inline constexpr std::size_t kSrc = 7;
+inline constexpr std::size_t kSrcset = 8;
+inline constexpr std::size_t kData = 9;
+inline constexpr std::size_t kPoster = 10;
+inline constexpr std::size_t kHttpEquiv = 11;
+inline constexpr std::size_t kContent = 12;
+inline constexpr std::size_t kRel = 13;
+inline constexpr std::size_t kStyle = 14;
+inline constexpr std::size_t kId = 15;
+inline constexpr std::size_t kName = 16;
 static_assert(kKeptAttributes[kHref] == "href" && kKeptAttributes[kXlinkHref] == "xlink:href" &&
-              kKeptAttributes[kEncoding] == "encoding");
-static_assert(kKeptAttributes[kFirstFontAttribute] == "color");
+              kKeptAttributes[kType] == "type" && kKeptAttributes[kEncoding] == "encoding");
+static_assert(kKeptAttributes[kFirstFontAttribute] == "color" &&
+              kKeptAttributes[kFirstFontAttribute + 1] == "face" &&
+              kKeptAttributes[kFontAttributesEnd - 1] == "size");
+static_assert(kKeptAttributes[kSrc] == "src" && kKeptAttributes[kSrcset] == "srcset" &&
+              kKeptAttributes[kData] == "data" && kKeptAttributes[kPoster] == "poster" &&
+              kKeptAttributes[kHttpEquiv] == "http-equiv" &&
+              kKeptAttributes[kContent] == "content" && kKeptAttributes[kRel] == "rel" &&
+              kKeptAttributes[kStyle] == "style" && kKeptAttributes[kId] == "id" &&
+              kKeptAttributes[kName] == "name");
 
 // A tag as the HTML tokenizer reads it (attribute values may hold '<' and '>').
 struct scanned_tag {
@@ -83,6 +106,10 @@ bool is_void(std::string_view name);
 bool closes_same(std::string_view name);
 // Tags that decide whether an element is a link or whether its href counts.
 bool is_essential(std::string_view name);
+// HTML elements whose attributes (or, for <style>, text) hold references beyond <a>, <area>
+// and <link>: img, source, script, embed, object, video, audio, track, input, iframe, frame,
+// meta; style.
+bool holds_references(std::string_view name);
 // HTML table, select and document-structure names: as SVG/MathML elements they mean
 // nothing, but gumbo's stack searches match them by name and end up asserting.
 bool confuses_gumbo_in_foreign_content(std::string_view name);

@@ -1,8 +1,11 @@
 #include "html/link_tags.hpp"
 
-#include <initializer_list>
+#include <algorithm>
+#include <iterator>
+#include <span>
 
 #include "html/html_scan.hpp"
+#include "html/text_positions.hpp"
 
 namespace corocrawl {
 namespace {
@@ -12,9 +15,49 @@ using namespace html;  // NOLINT: this file reads HTML
 // gumbo parses each chunk on its own, so its tree stays small: about 300 bytes per tag.
 constexpr std::size_t kTagsPerChunk = 1024;
 
+// Table parts: outside a table (and a template) the tree builder ignores their start tags.
+bool is_table_part(std::string_view name) {
+  return is_one_of(name,
+                   {"caption", "colgroup", "col", "tbody", "thead", "tfoot", "tr", "td", "th"});
+}
+
+// An attribute value that gumbo gives as written: no character reference, nothing it
+// replaces (NUL, CR, invalid UTF-8: here anything but printable ASCII, tab and LF).
+bool as_written(std::string_view value) {
+  for (const char c : value) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '&' || ((u < 0x20 || u > 0x7E) && c != '\t' && c != '\n')) return false;
+  }
+  return true;
+}
+
+// The attributes that hold an HTML element's references (those written for it to a chunk),
+// or none.
+std::span<const std::size_t> reference_attributes(std::string_view name) {
+  static constexpr std::size_t href[] = {kHref};
+  static constexpr std::size_t link[] = {kRel, kHref};
+  static constexpr std::size_t image[] = {kSrc, kSrcset};
+  static constexpr std::size_t src[] = {kSrc};
+  static constexpr std::size_t data[] = {kData};
+  static constexpr std::size_t video[] = {kSrc, kPoster};
+  static constexpr std::size_t input[] = {kType, kSrc};
+  static constexpr std::size_t meta[] = {kHttpEquiv, kContent};
+  if (is_one_of(name, {"a", "area"})) return href;
+  if (name == "link") return link;
+  if (is_one_of(name, {"img", "source"})) return image;
+  if (is_one_of(name, {"script", "embed", "audio", "track", "iframe"})) return src;
+  if (name == "object") return data;
+  if (name == "video") return video;
+  if (name == "input") return input;
+  if (name == "meta") return meta;
+  return {};
+}
+
+constexpr std::size_t kSvgAnchorAttributes[] = {kHref, kXlinkHref};
+
 class link_tag_reader {
  public:
-  explicit link_tag_reader(std::string_view html) : html_(html) {}
+  explicit link_tag_reader(std::string_view html) : html_(html), positions_(html) {}
 
   std::optional<link_tags> run() {
     if (mentions_frameset(html_)) return std::nullopt;
@@ -35,10 +78,10 @@ class link_tag_reader {
           sure = foreign_.empty() && html_.find("]]>", lt) + 3 == pos_;
           break;
         case token::start_tag:
-          sure = foreign_.empty() ? html_start_tag(t.tag) : foreign_start_tag(t.tag);
+          sure = foreign_.empty() ? html_start_tag(lt, t.tag) : foreign_start_tag(lt, t.tag);
           break;
         case token::end_tag:
-          sure = foreign_.empty() || foreign_end_tag(t.tag);
+          sure = foreign_.empty() ? html_end_tag(t.tag) : foreign_end_tag(t.tag);
           break;
         case token::cut_off:  // the tokenizer drops a tag the input ends in
           pos_ = n;
@@ -46,14 +89,46 @@ class link_tag_reader {
       }
       if (!sure) return std::nullopt;
     }
-    if (!chunk_.empty()) tags_.chunks.push_back(std::move(chunk_));
+    if (!chunk_.markup.empty()) tags_.chunks.push_back(std::move(chunk_));
     return std::move(tags_);
   }
 
  private:
-  bool html_start_tag(const scanned_tag& tag) {
+  bool html_start_tag(std::size_t lt, const scanned_tag& tag) {
     const std::string& name = tag.lower_name;
-    if (is_one_of(name, {"select", "template", "noscript", "frameset", "frame"})) return false;
+    if (is_one_of(name, {"select", "frameset", "frame", "isindex"})) return false;
+    const bool extras = !tag.kept[kId].empty() || !tag.kept[kStyle].empty();
+    // These merge into an element there is, or nest in ways not followed here.
+    if (extras && is_one_of(name, {"html", "head", "body", "noscript"})) return false;
+    bool created = true;  // the tree builder makes an element of this tag
+    if (name == "template") {
+      template_seen_ = true;
+    } else if (name == "table") {
+      table_seen_ = true;
+      if (templates_ == 0) {
+        // In a table (not in a cell), <table> closes it: the count may then be too high.
+        tables_exact_ = tables_exact_ && tables_ == 0;
+        ++tables_;
+      }
+    } else if (is_table_part(name)) {
+      table_seen_ = true;
+      // In a template that starts with <col>, other tags are ignored.
+      if (templates_ > 0 && name == "col") return false;
+      if (extras) {
+        if (templates_ > 0 || (tables_ > 0 && !tables_exact_)) return false;
+        created = tables_ > 0;
+      }
+    } else if (name == "form" && templates_ == 0) {
+      created = !form_open_;  // the form element pointer is set: ignored
+      form_open_ = true;
+    }
+    if (name == "base" && tags_.base.empty() && !tag.kept[kHref].empty()) {
+      // A table could move a later base first; one in a template is not the document's.
+      if (table_seen_ || template_seen_) return false;
+      tags_.base = "<base " + std::string(tag.kept[kHref]) + ">";
+    }
+    if (created) note(lt, tag, true);
+    if (name == "template") ++templates_;  // its content, not the template itself
     if (name == "plaintext") {
       pos_ = html_.size();  // the rest is text
     } else if (is_raw_text(name)) {
@@ -61,34 +136,43 @@ class link_tag_reader {
       // After "<!--", a "<script" inside a script hides the end tag found.
       if (name == "script" && html_.substr(tag.end, end - tag.end).find("<!--") != npos)
         return false;
+      if (name == "style") {
+        const text_position at = positions_.at(tag.end);
+        tags_.styles.emplace_back(inline_css{std::string(html_.substr(tag.end, end - tag.end)),
+                                             "style", false, at.line, at.column});
+      }
       pos_ = end;
     } else if (name == "svg" || name == "math") {
       if (!tag.self_closing) {
         foreign_.push_back(name);
         svg_ = name == "svg";  // the namespace of everything in the island
       }
-    } else if (is_one_of(name, {"table", "caption", "colgroup", "col", "tbody", "thead", "tfoot",
-                                "tr", "td", "th"})) {
-      table_seen_ = true;
-    } else if (name == "base") {
-      if (tags_.base.empty() && !tag.kept[kHref].empty()) {
-        if (table_seen_) return false;
-        tags_.base = "<base " + std::string(tag.kept[kHref]) + ">";
-      }
-    } else if (is_one_of(name, {"a", "area", "link"}) && !tag.kept[kHref].empty()) {
-      add({"<", name, " ", tag.kept[kHref], ">"});
+    }
+    return true;
+  }
+
+  bool html_end_tag(const scanned_tag& tag) {
+    const std::string& name = tag.lower_name;
+    if (name == "template") {
+      if (templates_ > 0) --templates_;
+    } else if (name == "table" && templates_ == 0) {
+      if (tables_ > 0) --tables_;
+      if (tables_ == 0) tables_exact_ = true;
+    } else if (name == "form" && templates_ == 0) {
+      form_open_ = false;
     }
     return true;
   }
 
   // In an SVG or MathML island. False where the tree builder would leave it otherwise than
   // through its end tag.
-  bool foreign_start_tag(const scanned_tag& tag) {
+  bool foreign_start_tag(std::size_t lt, const scanned_tag& tag) {
     const std::string& name = tag.lower_name;
     if (breaks_out_of_foreign_content(name) || (name == "font" && tag.has_font_attribute) ||
         confuses_gumbo_in_foreign_content(name)) {
       return false;
     }
+    note(lt, tag, false);
     // HTML inside an integration point, even a space, may reopen formatting elements there;
     // <svg> in any <annotation-xml> is SVG. So these must be empty: only <title></title>.
     if ((is_integration_point(tag, svg_) || name == "annotation-xml") && !tag.self_closing) {
@@ -98,13 +182,6 @@ class link_tag_reader {
       if (end.what != token::end_tag || end.tag.lower_name != name) return false;
       pos_ = end.end;
       return true;
-    }
-    if (name == "a" && svg_ && (!tag.kept[kHref].empty() || !tag.kept[kXlinkHref].empty())) {
-      add({"<svg><a"});
-      for (const std::string_view attribute : {tag.kept[kHref], tag.kept[kXlinkHref]}) {
-        if (!attribute.empty()) chunk_.append(" ").append(writable_attribute(attribute));
-      }
-      chunk_ += " /></svg>";
     }
     if (!tag.self_closing) foreign_.push_back(name);
     return true;
@@ -116,26 +193,115 @@ class link_tag_reader {
     return true;
   }
 
-  // Starts a link tag made of `pieces` (a full chunk is put aside first, so the tag can be
-  // finished after this returns).
-  void add(std::initializer_list<std::string_view> pieces) {
-    if (tags_.count++ % kTagsPerChunk == 0 && !chunk_.empty()) {
-      tags_.chunks.push_back(std::move(chunk_));
-      chunk_ = std::string();
+  // Takes the anchors and style of the element of start tag html_[lt, tag.end) (`html`: an
+  // HTML element, else SVG or MathML), and writes it to the chunk where it has references or
+  // values for gumbo to decode.
+  void note(std::size_t lt, const scanned_tag& tag, bool html) {
+    // Most tags have none of the attributes read here.
+    constexpr std::size_t read[] = {kHref,   kXlinkHref, kSrc,   kSrcset, kData,
+                                    kPoster, kContent,   kStyle, kId,     kName};
+    if (std::all_of(std::begin(read), std::end(read),
+                    [&tag](std::size_t k) { return tag.kept[k].empty(); })) {
+      return;
     }
-    for (const std::string_view piece : pieces)
-      chunk_ += piece;
+    const std::string& name = tag.lower_name;
+    const bool html_a = html && name == "a";
+    const bool svg_a = !html && svg_ && name == "a";
+    const bool image = html && name == "image";  // the tree builder makes it an <img>
+    const std::string_view element = image ? std::string_view("img") : std::string_view(name);
+    const std::span<const std::size_t> references =
+        html ? reference_attributes(element)
+             : (svg_a ? std::span<const std::size_t>(kSvgAnchorAttributes)
+                      : std::span<const std::size_t>());
+    bool has_references = false;
+    for (const std::size_t k : references) {
+      if (k != kRel && k != kType && k != kHttpEquiv && !tag.kept[k].empty()) has_references = true;
+    }
+    if (element == "meta" && tag.kept[kHttpEquiv].empty()) has_references = false;
+
+    std::uint32_t id_slot = kNoSlot;
+    std::uint32_t name_slot = kNoSlot;
+    std::uint32_t style_slot = kNoSlot;
+    if (templates_ == 0) {
+      id_slot = anchor(tag.kept[kId]);
+      if (html_a) name_slot = anchor(tag.kept[kName]);
+    }
+    text_position at;
+    const bool styled = !attribute_value(tag.kept[kStyle]).empty();
+    if (has_references || styled) at = positions_.at(lt);
+    if (styled) {
+      const std::string_view value = attribute_value(tag.kept[kStyle]);
+      if (as_written(value)) {
+        tags_.styles.emplace_back(
+            inline_css{std::string(value), std::string(element), true, at.line, at.column});
+      } else {
+        style_slot = static_cast<std::uint32_t>(tags_.styles.size());
+        tags_.styles.emplace_back();
+      }
+    }
+    const bool decodes = id_slot != kNoSlot || name_slot != kNoSlot || style_slot != kNoSlot;
+    if (!has_references && !decodes) return;
+
+    if (tags_.count++ % kTagsPerChunk == 0 && !chunk_.markup.empty()) {
+      tags_.chunks.push_back(std::move(chunk_));
+      chunk_ = link_chunk();
+    }
+    std::string& out = chunk_.markup;
+    // The element written: the tag itself, or an element that nests nothing for the values
+    // gumbo decodes (an <a> for an <a>, whose name is an anchor).
+    std::string_view written = "wbr";
+    if (has_references || html_a) written = svg_a ? "a" : element;
+    if (svg_a && has_references) out += "<svg>";
+    chunk_.places.push_back(
+        {out.size(), at.line, at.column, std::string(element), id_slot, name_slot, style_slot});
+    out.append("<").append(written);
+    if (has_references) {
+      for (const std::size_t k : references) {
+        if (!tag.kept[k].empty()) out.append(" ").append(writable_attribute(tag.kept[k]));
+      }
+    }
+    if (id_slot != kNoSlot) out.append(" ").append(writable_attribute(tag.kept[kId]));
+    if (name_slot != kNoSlot) out.append(" ").append(writable_attribute(tag.kept[kName]));
+    if (style_slot != kNoSlot) out.append(" ").append(writable_attribute(tag.kept[kStyle]));
+    if (svg_a && has_references) {
+      out += " /></svg>";
+    } else {
+      out += ">";
+      if (written != "wbr" && !is_void(written) && written != "a")
+        out.append("</").append(written).append(">");
+    }
+  }
+
+  // Adds the anchor of an id or name attribute as written (when it has a value): its slot
+  // when gumbo must decode it, else kNoSlot.
+  std::uint32_t anchor(std::string_view attribute) {
+    const std::string_view value = attribute_value(attribute);
+    if (value.empty()) return kNoSlot;
+    if (as_written(value)) {
+      tags_.anchors.emplace_back(std::string(value));
+      return kNoSlot;
+    }
+    tags_.anchors.emplace_back();
+    return static_cast<std::uint32_t>(tags_.anchors.size() - 1);
   }
 
   static constexpr std::size_t npos = std::string_view::npos;
 
   std::string_view html_;
+  position_counter positions_;
   std::size_t pos_ = 0;
   link_tags tags_;
-  std::string chunk_;
+  link_chunk chunk_;
   std::vector<std::string> foreign_;  // the open elements of an SVG or MathML island
   bool svg_ = false;                  // the island is SVG
   bool table_seen_ = false;
+  bool template_seen_ = false;
+  std::size_t templates_ = 0;  // open <template>s
+  // Open tables outside templates: exact, or (once a <table> came in a table) at least as
+  // many as there are.
+  std::size_t tables_ = 0;
+  bool tables_exact_ = true;
+  bool form_open_ = false;  // the tree builder's form element pointer is set
 };
 
 }  // namespace

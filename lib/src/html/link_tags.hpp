@@ -1,14 +1,23 @@
 #pragma once
 // A page's link tags, listed without a tree where no tree could change which they are.
 //
-// HTML's tree builder makes an element of every <a>, <area>, <link> and <base> start tag the
-// tokenizer reads, wherever it stands: misnested markup is closed, reopened or moved, never
-// dropped. It drops such tags only inside <select>, ignores links inside <template>, and
-// puts SVG/MathML namespaces on them in foreign content; frameset documents lose the body.
-// So for a page without <select>, <template>, <noscript> and <frameset>, the links are the
-// hrefs of its link tags, and gumbo needs to read only those. SVG and MathML are allowed as
-// islands this reader follows exactly (every end tag closes the element it is in; no HTML
-// breaks out, no HTML inside), where only SVG <a> is a link.
+// HTML's tree builder makes an element of every <a>, <area>, <link>, <base>, <img>, <script>
+// ... start tag the tokenizer reads, wherever it stands: misnested markup is closed, reopened
+// or moved, never dropped. It drops such tags only inside <select>, puts SVG/MathML
+// namespaces on them in foreign content, and frameset documents lose the body; in a
+// <template> that starts with <col> it drops everything else. So for a page without
+// <select>, <frameset> and such templates, the references are in the reference tags, and
+// gumbo needs to read only those. SVG and MathML are allowed as islands this reader follows
+// exactly (every end tag closes the element it is in; no HTML breaks out, no HTML inside),
+// where only SVG <a> is a link.
+//
+// Anchors (id, and name on <a>) and style attributes are on any element, and the tree builder
+// drops some start tags: <html>, <head> and <body> ones merge into the element there is,
+// table parts outside a table are ignored, and a <form> inside another. The reader follows
+// which tables and forms are open (outside templates) as far as it is sure, and gives up
+// where it is not, or where such a tag that may be dropped carries an id or a style. Values
+// without a character reference are taken as written; gumbo decodes the others from the
+// chunk (their tags written there too). <style> text is taken as written.
 //
 // The links come in source order. The tree's order differs where misnested markup makes the
 // tree builder move elements (a table moves misplaced content in front of itself, formatting
@@ -16,21 +25,46 @@
 // makes the reader give up, since the first <base> in the tree might be another one.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "html/links.hpp"
+
 namespace corocrawl {
 
-struct link_tags {
-  std::string base;                 // the first <base> with an href, as markup; or empty
-  std::vector<std::string> chunks;  // the link tags, as markup, a bounded number per chunk
-  std::size_t count = 0;            // link tags in all chunks
+inline constexpr std::uint32_t kNoSlot = UINT32_MAX;
+
+// Where a tag written to a chunk comes from.
+struct tag_place {
+  std::size_t offset = 0;  // of its '<' in the chunk
+  std::uint32_t line = 0;  // of its '<' in the page
+  std::uint32_t column = 0;
+  std::string element;  // its lower-case name in the page ("img" for <image>)
+  // The entries of link_tags::anchors and ::styles that its element in the chunk decodes.
+  std::uint32_t id_slot = kNoSlot;
+  std::uint32_t name_slot = kNoSlot;
+  std::uint32_t style_slot = kNoSlot;
 };
 
-/// The link tags of `html`, or nothing when its tree could change which tags are links (then
-/// it must be parsed as a whole).
+struct link_chunk {
+  std::string markup;             // the tags, as markup
+  std::vector<tag_place> places;  // by offset
+};
+
+struct link_tags {
+  std::string base;                // the first <base> with an href, as markup; or empty
+  std::vector<link_chunk> chunks;  // the reference tags, a bounded number per chunk
+  std::size_t count = 0;           // tags in all chunks
+  // In source order; nullopt where a chunk's element decodes it (see tag_place).
+  std::vector<std::optional<std::string>> anchors;
+  std::vector<std::optional<inline_css>> styles;
+};
+
+/// The reference tags of `html`, or nothing when its tree could change which tags they are
+/// (then it must be parsed as a whole).
 std::optional<link_tags> read_link_tags(std::string_view html);
 
 }  // namespace corocrawl

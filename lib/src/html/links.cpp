@@ -17,16 +17,25 @@
 #include <new>
 #include <optional>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "html/html_scan.hpp"
 #include "html/link_tags.hpp"
 #include "html/markup_limiter.hpp"
 #include "html/parse_guard.hpp"
+#include "html/text_positions.hpp"
+#include "text/ascii.hpp"
 #include "url/url.hpp"
 
 namespace corocrawl {
 namespace {
+
+using html::position_counter;
+using html::raw_text_end;
+using html::scan_tag;
+using html::text_position;
 
 // ---- how long a parse may go on ------------------------------------------------------------
 
@@ -136,9 +145,34 @@ class gumbo_arena {
 
 // ---- the tree ------------------------------------------------------------------------------
 
+// How a reference's value holds its URLs.
+enum class value_form : std::uint8_t { url, srcset, refresh };
+
+struct found_reference {
+  const GumboNode* node;
+  std::string_view attribute;  // static
+  std::string_view value;
+  reference_kind kind;
+  value_form form;
+};
+
+struct found_anchor {
+  const GumboNode* node;
+  std::string_view value;
+  bool name;  // <a name>, else an id
+};
+
+struct found_style {
+  const GumboNode* node;
+  std::string_view value;  // an attribute's (a <style> element's text is read from the page)
+  bool attribute;
+};
+
 struct found_links {
   std::optional<std::string_view> base_href;  // of the first <base> with an href
-  std::vector<std::string_view> hrefs;        // in document order
+  std::vector<found_reference> references;    // in document order
+  std::vector<found_anchor> anchors;
+  std::vector<found_style> styles;
 };
 
 std::optional<std::string_view> attribute(const GumboElement& element, std::string_view name,
@@ -152,42 +186,145 @@ std::optional<std::string_view> attribute(const GumboElement& element, std::stri
   return std::nullopt;
 }
 
-void inspect(const GumboElement& element, found_links& found) {
-  if (element.tag_namespace == GUMBO_NAMESPACE_HTML) {
-    if (element.tag == GUMBO_TAG_A || element.tag == GUMBO_TAG_AREA ||
-        element.tag == GUMBO_TAG_LINK) {
-      if (const auto href = attribute(element, "href", GUMBO_ATTR_NAMESPACE_NONE)) {
-        found.hrefs.push_back(*href);
-      }
-    } else if (element.tag == GUMBO_TAG_BASE && !found.base_href) {
-      found.base_href = attribute(element, "href", GUMBO_ATTR_NAMESPACE_NONE);
-    }
-  } else if (element.tag_namespace == GUMBO_NAMESPACE_SVG && element.tag == GUMBO_TAG_A) {
-    // SVG 2 prefers href; SVG 1.1 documents use xlink:href.
-    auto href = attribute(element, "href", GUMBO_ATTR_NAMESPACE_NONE);
-    if (!href) href = attribute(element, "href", GUMBO_ATTR_NAMESPACE_XLINK);
-    if (href) found.hrefs.push_back(*href);
+std::optional<std::string_view> attribute(const GumboElement& element, std::string_view name) {
+  return attribute(element, name, GUMBO_ATTR_NAMESPACE_NONE);
+}
+
+// The kind of <link> with this rel, or nullopt when it is no reference at all.
+std::optional<reference_kind> link_kind_of(std::string_view rel) {
+  // "stylesheet" anywhere wins over the resource tokens; preconnect anywhere skips.
+  bool stylesheet = false;
+  bool resource = false;
+  for (std::size_t i = 0; i < rel.size();) {
+    while (i < rel.size() && ascii::is_space(rel[i]))
+      ++i;
+    std::size_t end = i;
+    while (end < rel.size() && !ascii::is_space(rel[end]))
+      ++end;
+    if (end == i) break;
+    const std::string token = ascii::to_lower(rel.substr(i, end - i));
+    i = end;
+    if (token == "preconnect" || token == "dns-prefetch") return std::nullopt;
+    stylesheet = stylesheet || token == "stylesheet";
+    resource = resource || token.ends_with("icon") || token == "preload" || token == "prefetch" ||
+               token == "modulepreload" || token == "manifest";
+  }
+  if (stylesheet || !resource) return reference_kind::document;
+  return reference_kind::resource;
+}
+
+void add_reference(found_links& found, const GumboNode* node, const GumboElement& element,
+                   std::string_view name, reference_kind kind, value_form form = value_form::url) {
+  if (const auto value = attribute(element, name)) {
+    found.references.push_back({node, name, *value, kind, form});
   }
 }
 
-// Iterative pre-order walk: a deep document must not overflow the stack.
+void inspect(const GumboNode* node, bool in_template, found_links& found) {
+  // Implied elements and the tree builder's clones of formatting elements are no tags of the
+  // page; the original of a clone is in the tree too.
+  if ((node->parse_flags & (GUMBO_INSERTION_BY_PARSER | GUMBO_INSERTION_CONVERTED_FROM_END_TAG)) !=
+      0) {
+    return;
+  }
+  const GumboElement& element = node->v.element;
+  const bool html = element.tag_namespace == GUMBO_NAMESPACE_HTML;
+  if (!in_template) {
+    if (const auto id = attribute(element, "id"); id && !id->empty()) {
+      found.anchors.push_back({node, *id, false});
+    }
+    if (html && element.tag == GUMBO_TAG_A) {
+      if (const auto name = attribute(element, "name"); name && !name->empty()) {
+        found.anchors.push_back({node, *name, true});
+      }
+    }
+  }
+  if (const auto style = attribute(element, "style"); style && !style->empty()) {
+    found.styles.push_back({node, *style, true});
+  }
+  constexpr auto document = reference_kind::document;
+  constexpr auto resource = reference_kind::resource;
+  if (html) {
+    switch (element.tag) {
+      case GUMBO_TAG_A:
+      case GUMBO_TAG_AREA:
+        add_reference(found, node, element, "href", document);
+        break;
+      case GUMBO_TAG_LINK:
+        if (const auto kind = link_kind_of(attribute(element, "rel").value_or(""))) {
+          add_reference(found, node, element, "href", *kind);
+        }
+        break;
+      case GUMBO_TAG_IMG:
+      case GUMBO_TAG_SOURCE:
+        add_reference(found, node, element, "src", resource);
+        add_reference(found, node, element, "srcset", resource, value_form::srcset);
+        break;
+      case GUMBO_TAG_SCRIPT:
+      case GUMBO_TAG_EMBED:
+      case GUMBO_TAG_AUDIO:
+      case GUMBO_TAG_TRACK:
+        add_reference(found, node, element, "src", resource);
+        break;
+      case GUMBO_TAG_OBJECT:
+        add_reference(found, node, element, "data", resource);
+        break;
+      case GUMBO_TAG_VIDEO:
+        add_reference(found, node, element, "src", resource);
+        add_reference(found, node, element, "poster", resource);
+        break;
+      case GUMBO_TAG_INPUT:
+        if (ascii::iequals(attribute(element, "type").value_or(""), "image")) {
+          add_reference(found, node, element, "src", resource);
+        }
+        break;
+      case GUMBO_TAG_IFRAME:
+      case GUMBO_TAG_FRAME:
+        add_reference(found, node, element, "src", document);
+        break;
+      case GUMBO_TAG_META:
+        if (ascii::iequals(attribute(element, "http-equiv").value_or(""), "refresh")) {
+          add_reference(found, node, element, "content", document, value_form::refresh);
+        }
+        break;
+      case GUMBO_TAG_BASE:
+        if (!in_template && !found.base_href) found.base_href = attribute(element, "href");
+        break;
+      case GUMBO_TAG_STYLE:
+        found.styles.push_back({node, {}, false});
+        break;
+      default:
+        break;
+    }
+  } else if (element.tag_namespace == GUMBO_NAMESPACE_SVG && element.tag == GUMBO_TAG_A) {
+    // SVG 2 prefers href; SVG 1.1 documents use xlink:href.
+    if (const auto href = attribute(element, "href")) {
+      found.references.push_back({node, "href", *href, document, value_form::url});
+    } else if (const auto xlink = attribute(element, "href", GUMBO_ATTR_NAMESPACE_XLINK)) {
+      found.references.push_back({node, "xlink:href", *xlink, document, value_form::url});
+    }
+  }
+}
+
+// Iterative pre-order walk: a deep document must not overflow the stack. Template contents
+// are walked too (their links reach users once scripts run), but hold no anchor or base.
 found_links collect(const GumboNode* document) {
   found_links found;
-  std::vector<const GumboNode*> pending{document};
+  std::vector<std::pair<const GumboNode*, bool>> pending{{document, false}};
   while (!pending.empty()) {
-    const GumboNode* node = pending.back();
+    const auto [node, in_template] = pending.back();
     pending.pop_back();
     const GumboVector* children = nullptr;
     if (node->type == GUMBO_NODE_DOCUMENT) {
       children = &node->v.document.children;
-    } else if (node->type == GUMBO_NODE_ELEMENT) {
-      inspect(node->v.element, found);
+    } else if (node->type == GUMBO_NODE_ELEMENT || node->type == GUMBO_NODE_TEMPLATE) {
+      inspect(node, in_template, found);
       children = &node->v.element.children;
     }
-    // GUMBO_NODE_TEMPLATE: template contents are inert, like text and comments.
     if (children == nullptr) continue;
+    const bool inside = in_template || node->type == GUMBO_NODE_TEMPLATE;
     for (unsigned int i = children->length; i-- > 0;) {
-      pending.push_back(static_cast<const GumboNode*>(children->data[i]));
+      pending.emplace_back(static_cast<const GumboNode*>(children->data[i]), inside);
     }
   }
   return found;
@@ -205,25 +342,231 @@ std::string base_url(std::string_view page_url, std::optional<std::string_view> 
   return std::string(page_url);
 }
 
-// The distinct links of a page, resolved against its base URL, in the order first found.
-class link_list {
+// ---- attribute values ----------------------------------------------------------------------
+
+// The URLs of a srcset attribute, as HTML's "parse a srcset attribute" reads them: candidates
+// are separated by commas, each a URL (which may hold commas; trailing ones are stripped) and
+// descriptors; a candidate whose descriptors are invalid is dropped.
+bool valid_integer(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), ascii::is_digit);
+}
+
+bool valid_float(std::string_view s) {
+  std::size_t i = 0;
+  if (i < s.size() && s[i] == '-') ++i;
+  const std::size_t whole = i;
+  while (i < s.size() && ascii::is_digit(s[i]))
+    ++i;
+  bool digits = i > whole;
+  if (i < s.size() && s[i] == '.') {
+    const std::size_t fraction = ++i;
+    while (i < s.size() && ascii::is_digit(s[i]))
+      ++i;
+    if (i == fraction) return false;
+    digits = true;
+  }
+  if (!digits) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+    const std::size_t exponent = i;
+    while (i < s.size() && ascii::is_digit(s[i]))
+      ++i;
+    if (i == exponent) return false;
+  }
+  return i == s.size();
+}
+
+bool valid_descriptors(const std::vector<std::string_view>& descriptors) {
+  bool width = false;
+  bool density = false;
+  bool height = false;
+  for (const std::string_view d : descriptors) {
+    const std::string_view number = d.substr(0, d.size() - 1);
+    switch (d.back()) {
+      case 'w':
+        if (width || density || !valid_integer(number) ||
+            number.find_first_not_of('0') == std::string_view::npos)
+          return false;
+        width = true;
+        break;
+      case 'x':
+        if (width || density || height || !valid_float(number) || number.starts_with('-'))
+          return false;
+        density = true;
+        break;
+      case 'h':
+        if (height || density || !valid_integer(number) ||
+            number.find_first_not_of('0') == std::string_view::npos)
+          return false;
+        height = true;
+        break;
+      default:
+        return false;
+    }
+  }
+  return !height || width;
+}
+
+std::vector<std::string_view> srcset_urls(std::string_view input) {
+  std::vector<std::string_view> urls;
+  std::size_t pos = 0;
+  const std::size_t n = input.size();
+  while (true) {
+    while (pos < n && (ascii::is_space(input[pos]) || input[pos] == ','))
+      ++pos;
+    if (pos >= n) return urls;
+    const std::size_t url_begin = pos;
+    while (pos < n && !ascii::is_space(input[pos]))
+      ++pos;
+    std::string_view url = input.substr(url_begin, pos - url_begin);
+    std::vector<std::string_view> descriptors;
+    if (url.ends_with(',')) {
+      while (url.ends_with(','))
+        url.remove_suffix(1);
+    } else {
+      // The descriptor tokenizer.
+      while (pos < n && ascii::is_space(input[pos]))
+        ++pos;
+      std::size_t current = pos;  // where the current descriptor starts
+      bool in_parens = false;
+      while (true) {
+        if (pos >= n) {
+          if (pos > current) descriptors.push_back(input.substr(current, pos - current));
+          break;
+        }
+        const char c = input[pos];
+        if (in_parens) {
+          in_parens = c != ')';
+          ++pos;
+        } else if (ascii::is_space(c)) {
+          if (pos > current) descriptors.push_back(input.substr(current, pos - current));
+          while (pos < n && ascii::is_space(input[pos]))
+            ++pos;
+          current = pos;
+        } else if (c == ',') {
+          if (pos > current) descriptors.push_back(input.substr(current, pos - current));
+          ++pos;
+          break;
+        } else {
+          in_parens = c == '(';
+          ++pos;
+        }
+      }
+    }
+    if (valid_descriptors(descriptors)) urls.push_back(url);
+  }
+}
+
+// The URL of a <meta http-equiv=refresh> content, as HTML's "shared declarative refresh
+// steps" read it; nullopt when it has none (a refresh of the page itself, or no refresh).
+std::optional<std::string_view> refresh_url(std::string_view input) {
+  std::size_t pos = 0;
+  const std::size_t n = input.size();
+  const auto skip_spaces = [&] {
+    while (pos < n && ascii::is_space(input[pos]))
+      ++pos;
+  };
+  skip_spaces();
+  const std::size_t time_begin = pos;
+  while (pos < n && ascii::is_digit(input[pos]))
+    ++pos;
+  if (pos == time_begin && (pos >= n || input[pos] != '.')) return std::nullopt;
+  while (pos < n && (ascii::is_digit(input[pos]) || input[pos] == '.'))
+    ++pos;
+  if (pos < n) {
+    if (!ascii::is_space(input[pos]) && input[pos] != ';' && input[pos] != ',') return std::nullopt;
+    skip_spaces();
+    if (pos < n && (input[pos] == ';' || input[pos] == ',')) ++pos;
+    skip_spaces();
+  }
+  if (pos >= n) return std::nullopt;
+  std::string_view url = input.substr(pos);
+  const auto next_is = [&](char c) { return pos < n && ascii::to_lower(input[pos]) == c; };
+  if (next_is('u')) {
+    ++pos;
+    if (next_is('r')) {
+      ++pos;
+      if (next_is('l')) {
+        ++pos;
+        skip_spaces();
+        if (pos < n && input[pos] == '=') {
+          ++pos;
+          skip_spaces();
+          char quote = '\0';
+          if (pos < n && (input[pos] == '\'' || input[pos] == '"')) quote = input[pos++];
+          url = input.substr(pos);
+          if (quote != '\0') url = url.substr(0, url.find(quote));
+        }
+      }
+    }
+  } else if (pos < n && (input[pos] == '\'' || input[pos] == '"')) {
+    // "Skip quotes" also applies without "url=".
+    const char quote = input[pos++];
+    url = input.substr(pos);
+    url = url.substr(0, url.find(quote));
+  }
+  return url;
+}
+
+// ---- the result ----------------------------------------------------------------------------
+
+// Where a reference or an inline CSS is in the page.
+struct place {
+  std::string_view element;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
+// The references of a page, their URLs resolved against its base URL, each distinct URL
+// listed once in the order first found.
+class reference_list {
  public:
-  // At most `expected` links are added.
-  link_list(std::string base, std::size_t expected) : base_(std::move(base)) {
-    links_.reserve(expected);  // never reallocates: `seen_` views its strings
+  explicit reference_list(std::string base) : base_(std::move(base)) {}
+
+  // Adds the references of `found` (one attribute's value) at `at`.
+  void add(const found_reference& found, const place& at) {
+    switch (found.form) {
+      case value_form::url:
+        add(found.value, found, at);
+        break;
+      case value_form::srcset:
+        for (const std::string_view url : srcset_urls(found.value))
+          add(url, found, at);
+        break;
+      case value_form::refresh:
+        if (const auto url = refresh_url(found.value)) add(*url, found, at);
+        break;
+    }
   }
 
-  void add(std::string_view href) {
-    auto link = resolve_link(base_, href);
-    if (link && !seen_.contains(*link)) seen_.insert(links_.emplace_back(std::move(*link)));
+  void take_into(page_links& page) && {
+    page.links = std::move(links_);
+    page.references = std::move(references_);
   }
-
-  std::vector<std::string> take() && { return std::move(links_); }
 
  private:
+  void add(std::string_view written, const found_reference& found, const place& at) {
+    auto url = resolve_link(base_, written);
+    if (!url) return;
+    auto [entry, added] = index_.try_emplace(*url, static_cast<std::uint32_t>(links_.size()));
+    if (added) {
+      links_.push_back({std::move(*url), found.kind});
+    } else if (found.kind == reference_kind::document) {
+      links_[entry->second].kind = reference_kind::document;
+    }
+    page_reference reference{
+        entry->second, std::string(at.element), found.attribute, std::nullopt, at.line, at.column};
+    if (const std::size_t hash = written.find('#'); hash != std::string_view::npos) {
+      reference.fragment = std::string(ascii::trim(written.substr(hash + 1)));
+    }
+    references_.push_back(std::move(reference));
+  }
+
   std::string base_;
-  std::vector<std::string> links_;
-  std::unordered_set<std::string_view> seen_;
+  std::vector<page_link> links_;
+  std::vector<page_reference> references_;
+  std::unordered_map<std::string, std::uint32_t> index_;
 };
 
 // Parses `markup` and hands what it finds to `use`, while the tree lives; `use` is not called
@@ -237,29 +580,93 @@ parse_outcome parse(std::string_view markup, parse_watch& watch, Use use) {
   return parsed.outcome;
 }
 
-// Adds `hrefs` to `list` unless the watch says to end first: then says why.
-std::optional<parse_outcome> add_all(link_list& list, const std::vector<std::string_view>& hrefs,
-                                     parse_watch& watch) {
-  for (const std::string_view href : hrefs) {
-    if (const auto outcome = watch.poll()) return outcome;
-    list.add(href);
-  }
-  return std::nullopt;
+// The lower-case name of the tag whose '<' is at html[lt].
+std::string_view tag_name_at(std::string_view html, std::size_t lt, std::string& storage) {
+  std::size_t end = lt + 1;
+  while (end < html.size() && !ascii::is_space(html[end]) && html[end] != '/' && html[end] != '>')
+    ++end;
+  storage = ascii::to_lower(html.substr(lt + 1, end - lt - 1));
+  return storage;
 }
 
-page_links links_of_markup(std::string_view markup, std::string_view page_url, parse_watch& watch) {
+// The whole tree of `markup`, a limited copy of `html` (see `map`).
+page_links references_of_markup(std::string_view html, std::string_view markup,
+                                const offset_map& map, std::string_view page_url,
+                                parse_watch& watch) {
   page_links page;
   page.outcome = parse(markup, watch, [&](const found_links& found) {
-    link_list list(base_url(page_url, found.base_href), found.hrefs.size());
-    if (const auto ended = add_all(list, found.hrefs, watch)) page.outcome = *ended;
-    page.links = std::move(list).take();
+    // Where each element's tag is in the page, and the positions of those (and of <style>
+    // texts) counted in one pass.
+    std::vector<std::size_t> offsets;  // by element found: references, then styles
+    offsets.reserve(found.references.size() + found.styles.size());
+    const auto page_offset_of = [&](const GumboNode* node) {
+      return page_offset(map, node->v.element.start_pos.offset);
+    };
+    for (const found_reference& reference : found.references)
+      offsets.push_back(page_offset_of(reference.node));
+    std::vector<std::string_view> style_texts;
+    for (const found_style& style : found.styles) {
+      std::size_t at = page_offset_of(style.node);
+      if (!style.attribute) {
+        const std::size_t text = std::min(scan_tag(html, at + 1).end, html.size());
+        const std::size_t end = raw_text_end(html, "style", text);
+        style_texts.push_back(html.substr(text, end - text));
+        at = text;
+      }
+      offsets.push_back(at);
+    }
+    std::vector<std::uint32_t> order(offsets.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return offsets[a] < offsets[b]; });
+    std::vector<text_position> positions(offsets.size());
+    position_counter counter(html);
+    for (const std::uint32_t i : order)
+      positions[i] = counter.at(offsets[i]);
+
+    std::string name;
+    const auto element_name = [&](const GumboNode* node, std::size_t at) -> std::string_view {
+      const GumboElement& element = node->v.element;
+      // An <image> tag makes an <img>.
+      if (element.tag_namespace == GUMBO_NAMESPACE_HTML && element.tag == GUMBO_TAG_IMG)
+        return "img";
+      return tag_name_at(html, at, name);
+    };
+
+    reference_list list(base_url(page_url, found.base_href));
+    for (std::size_t i = 0; i < found.references.size(); ++i) {
+      if (const auto ended = watch.poll()) {
+        page.outcome = *ended;
+        break;
+      }
+      const found_reference& reference = found.references[i];
+      list.add(reference,
+               {element_name(reference.node, offsets[i]), positions[i].line, positions[i].column});
+    }
+    std::move(list).take_into(page);
+    for (const found_anchor& anchor : found.anchors)
+      page.anchors.emplace_back(anchor.value);
+    std::size_t text = 0;
+    for (std::size_t i = 0; i < found.styles.size(); ++i) {
+      const found_style& style = found.styles[i];
+      const std::size_t k = found.references.size() + i;
+      if (style.attribute) {
+        page.styles.push_back({std::string(style.value),
+                               std::string(element_name(style.node, offsets[k])), true,
+                               positions[k].line, positions[k].column});
+      } else {
+        page.styles.push_back({std::string(style_texts[text++]), "style", false, positions[k].line,
+                               positions[k].column});
+      }
+    }
   });
   return page;
 }
 
 // Each chunk is parsed and freed in turn, so only one small tree is in memory at a time. A
 // chunk gumbo gives up on leaves the others to be read; a stop or the budget ends the reading.
-page_links links_of_tags(link_tags& tags, std::string_view page_url, parse_watch& watch) {
+page_links references_of_tags(link_tags& tags, std::string_view page_url, parse_watch& watch) {
   page_links page;
   std::string base(page_url);
   if (!tags.base.empty()) {
@@ -267,16 +674,49 @@ page_links links_of_tags(link_tags& tags, std::string_view page_url, parse_watch
       base = base_url(page_url, found.base_href);
     });
   }
-  link_list list(std::move(base), tags.count);
-  for (std::string& chunk : tags.chunks) {
+  reference_list list(std::move(base));
+  for (link_chunk& chunk : tags.chunks) {
     if (page.outcome == parse_outcome::stopped || page.outcome == parse_outcome::over_budget) break;
-    const auto outcome = parse(chunk, watch, [&](const found_links& found) {
-      if (const auto ended = add_all(list, found.hrefs, watch)) page.outcome = *ended;
+    const auto place_of = [&](const GumboNode* node) -> const tag_place* {
+      const std::size_t offset = node->v.element.start_pos.offset;
+      const auto it =
+          std::lower_bound(chunk.places.begin(), chunk.places.end(), offset,
+                           [](const tag_place& p, std::size_t o) { return p.offset < o; });
+      return it != chunk.places.end() && it->offset == offset ? &*it : nullptr;
+    };
+    const auto outcome = parse(chunk.markup, watch, [&](const found_links& found) {
+      for (const found_reference& reference : found.references) {
+        if (const auto ended = watch.poll()) {
+          page.outcome = *ended;
+          return;
+        }
+        if (const tag_place* at = place_of(reference.node))
+          list.add(reference, {at->element, at->line, at->column});
+      }
+      for (const found_anchor& anchor : found.anchors) {
+        const tag_place* at = place_of(anchor.node);
+        const std::uint32_t slot =
+            at == nullptr ? kNoSlot : (anchor.name ? at->name_slot : at->id_slot);
+        if (slot != kNoSlot) tags.anchors[slot] = std::string(anchor.value);
+      }
+      for (const found_style& style : found.styles) {
+        const tag_place* at = place_of(style.node);
+        if (at == nullptr || !style.attribute || at->style_slot == kNoSlot) continue;
+        tags.styles[at->style_slot] =
+            inline_css{std::string(style.value), at->element, true, at->line, at->column};
+      }
     });
     if (outcome != parse_outcome::complete) page.outcome = outcome;
-    std::string{}.swap(chunk);
+    std::string{}.swap(chunk.markup);
+    std::vector<tag_place>{}.swap(chunk.places);
   }
-  page.links = std::move(list).take();
+  std::move(list).take_into(page);
+  for (auto& anchor : tags.anchors) {
+    if (anchor) page.anchors.push_back(std::move(*anchor));
+  }
+  for (auto& style : tags.styles) {
+    if (style) page.styles.push_back(std::move(*style));
+  }
   return page;
 }
 
@@ -287,21 +727,32 @@ page_links parse_links(std::string_view html, std::string_view page_url, markup_
   if (reading == markup_reading::compact) {
     if (std::optional<link_tags> tags = read_link_tags(html)) {
       if (owned != nullptr) std::string{}.swap(*owned);
-      return links_of_tags(*tags, page_url, watch);
+      return references_of_tags(*tags, page_url, watch);
     }
   }
+  // The page stays: the places of what the tree holds are counted in it.
   std::string limited;
-  const std::string_view markup = limit_markup(html, reading != markup_reading::whole, limited);
-  // The page itself is not needed once shrunk: free it before gumbo builds its tree.
-  if (owned != nullptr && markup.data() != html.data()) std::string{}.swap(*owned);
-  return links_of_markup(markup, page_url, watch);
+  offset_map map;
+  const std::string_view markup =
+      limit_markup(html, reading != markup_reading::whole, limited, &map);
+  return references_of_markup(html, markup, map, page_url, watch);
 }
 
 }  // namespace
 
+page_links extract_references(std::string_view html, std::string_view page_url,
+                              markup_reading reading) {
+  return parse_links(html, page_url, reading, nullptr, parse_limits{});
+}
+
 std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,
                                        markup_reading reading) {
-  return parse_links(html, page_url, reading, nullptr, parse_limits{}).links;
+  page_links page = parse_links(html, page_url, reading, nullptr, parse_limits{});
+  std::vector<std::string> urls;
+  urls.reserve(page.links.size());
+  for (page_link& link : page.links)
+    urls.push_back(std::move(link.url));
+  return urls;
 }
 
 page_links extract_links_taking(std::string&& html, std::string_view page_url,

@@ -2,6 +2,8 @@
 // Link extraction from HTML with a real HTML5 parser (gumbo).
 
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -26,16 +28,58 @@ struct parse_limits {
   std::chrono::steady_clock::duration budget = std::chrono::seconds(10);
 };
 
-/// The links of a page handed over to extract_links_taking.
+/// How a reference's target is checked: a document may be crawled (fetched with GET and parsed
+/// when in scope and of a parsable type); a resource is only checked (HEAD first).
+enum class reference_kind : std::uint8_t { document, resource };
+
+struct page_link {
+  std::string url;      ///< resolved against the base, normalised by resolve_link (no fragment)
+  reference_kind kind;  ///< document if any of its references is a document, else resource
+
+  bool operator==(const page_link&) const = default;
+};
+
+/// One reference as written in the page, in document order (source order for the compact
+/// reading).
+struct page_reference {
+  std::uint32_t link;          ///< index into page_links::links
+  std::string element;         ///< lower-case tag name ("img", "a", "meta"; "a" for SVG <a> too)
+  std::string_view attribute;  ///< static string: "href", "src", "srcset", "data", "poster",
+                               ///< "content", "xlink:href"
+  std::optional<std::string> fragment;  ///< the text after the first '#' of the URL as written
+                                        ///< (character references decoded, ASCII whitespace
+                                        ///< around it stripped), when it has a '#'
+  std::uint32_t line = 0;               ///< 1-based, of the tag's '<'
+  std::uint32_t column = 0;  ///< 1-based, in code points (UTF-8 lead bytes) from the line's start
+
+  bool operator==(const page_reference&) const = default;
+};
+
+/// CSS written in the page, to be scanned for url() and @import by the caller.
+struct inline_css {
+  std::string text;     ///< a <style> element's text, or a style attribute's decoded value
+  std::string element;  ///< "style" for a <style> element, else the element carrying the attribute
+  bool attribute = false;              ///< a style="" attribute
+  std::uint32_t line = 0, column = 0;  ///< a <style> element: where its text starts (just after
+                                       ///< the start tag's '>'); an attribute: its tag's '<'
+
+  bool operator==(const inline_css&) const = default;
+};
+
+/// What a page references.
 struct page_links {
-  std::vector<std::string> links;
+  std::vector<page_link> links;            ///< distinct, in order of first reference
+  std::vector<page_reference> references;  ///< every reference
+  std::vector<std::string> anchors;        ///< ids and <a name>s (not in <template> content)
+  std::vector<inline_css> styles;
   parse_outcome outcome = parse_outcome::complete;
 };
 
-/// The links of a page handed over (see extract_links below for which links: it is the same
-/// reading compact): the page is freed as soon as its link tags or shrunk copy are read, so a
-/// large page and its parse tree are not in memory at once. Says whether the parse completed
-/// (else it found none or only some links).
+/// The references of a page handed over (see extract_references below for which: it is the
+/// same reading compact): the page is freed as soon as its reference tags are read, so a large
+/// page and its parse tree are not in memory at once (a page the compact reading gives up on
+/// stays until its positions are counted). Says whether the parse completed (else it found
+/// none or only some references).
 page_links extract_links_taking(std::string&& html, std::string_view page_url,
                                 const parse_limits& limits = {});
 
@@ -47,15 +91,16 @@ page_links extract_links_taking(std::string&& html, std::string_view page_url,
 void install_abort_guard();
 
 // ---- For tests, benchmarks and fuzzers --------------------------------------------------
-// The crawl reads pages with extract_links_taking only. extract_links, and the markup_reading
-// it takes, let the tests and fuzzers check that the three readings find the same links, and
-// the benchmarks time each one.
+// The crawl reads pages with extract_links_taking only. extract_references and extract_links,
+// and the markup_reading they take, let the tests and fuzzers check that the three readings
+// find the same, and the benchmarks time each one.
 
-/// How much of a page gumbo parses. All three give the same links (the tests compare them);
-/// extract_links_taking always reads compact.
-/// - compact (the default): only the page's link tags, where nothing on the page lets HTML's
-///   tree builder change which tags are links (no <select>, <template>, <noscript> or
-///   <frameset>, SVG and MathML simply nested); else as shrunk. Its memory stays small
+/// How much of a page gumbo parses. All three give the same references, anchors and inline
+/// CSS (the tests compare them; compact in source order); extract_links_taking always reads
+/// compact.
+/// - compact (the default): only the page's reference tags, where nothing on the page lets
+///   HTML's tree builder change which tags are elements (no <select> or <frameset>, SVG and
+///   MathML simply nested: see link_tags.hpp); else as shrunk. Its memory stays small
 ///   however large the page.
 /// - shrunk: a shrunk copy of the page, several times faster to parse and smaller in memory
 ///   than the page: text runs, comments and attributes that cannot change which links the
@@ -63,14 +108,27 @@ void install_abort_guard();
 /// - whole: the page as it is.
 enum class markup_reading { compact, shrunk, whole };
 
-/// Parses `html` and returns the distinct links of the page, in document order (reading
-/// link tags, compact gives source order, which differs where misnested markup makes the tree
-/// builder move elements): the href of every <a>, <area> and <link> element, resolved against the
-/// page's <base href> (itself resolved against `page_url`) or `page_url`, and normalised (see
-/// resolve_link). Nothing in comments, <script>, <style>, <template> or text is a link. Any scheme
-/// is returned (mailto:, ftp: ...); hrefs that cannot be resolved are skipped. Never throws on
-/// malformed markup or invalid UTF-8; a page that still trips one of gumbo's assert()s gives no
-/// links (gumbo prints the assertion to stderr).
+/// Parses `html` and returns what the page references, each reference with its place:
+/// - documents: the href of <a>, <area>, SVG <a> (or its xlink:href) and <link> (but rel
+///   stylesheet/icon/preload/prefetch/modulepreload/manifest, which are resources, and
+///   preconnect/dns-prefetch, which are skipped); the src of <iframe> and <frame>; the URL of
+///   <meta http-equiv=refresh content="N; url=...">;
+/// - resources: the src and srcset of <img> and <source>; the src of <script>, <embed>,
+///   <audio>, <track> and <input type=image>; <video> src and poster; <object> data.
+/// In HTML content, <template> and <noscript> content included. Each URL is resolved against
+/// the page's <base href> (itself resolved against `page_url`) or `page_url`, and normalised
+/// (see resolve_link); links are those URLs, distinct, in document order (reading tags,
+/// compact gives source order, which differs where misnested markup makes the tree builder
+/// move elements). Also the page's anchors (id on any element, name on <a>, outside template
+/// content), and its inline CSS (<style> text as written, style attributes decoded). Nothing
+/// in comments, <script>, <style> or text is a reference. Any scheme is returned (mailto:,
+/// data: ...); values that cannot be resolved are skipped. Never throws on malformed markup or
+/// invalid UTF-8; a page that still trips one of gumbo's assert()s gives nothing (gumbo prints
+/// the assertion to stderr).
+page_links extract_references(std::string_view html, std::string_view page_url,
+                              markup_reading reading = markup_reading::compact);
+
+/// The URLs of extract_references(html, page_url, reading).links.
 std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,
                                        markup_reading reading = markup_reading::compact);
 

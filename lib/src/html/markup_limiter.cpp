@@ -31,8 +31,8 @@ class markup_limiter {
  public:
   // A frameset document is read whole: there the tree builder ignores most tags, so it reads
   // raw text and SVG differently from what the limiter assumes.
-  markup_limiter(std::string_view html, bool compact, std::string& out)
-      : html_(html), compact_(compact && !mentions_frameset(html)), out_(out) {}
+  markup_limiter(std::string_view html, bool compact, std::string& out, offset_map* map)
+      : html_(html), compact_(compact && !mentions_frameset(html)), out_(out), map_(map) {}
 
   // The document to parse: the input itself, or a limited copy owned by the limiter.
   std::string_view run() {
@@ -151,7 +151,17 @@ class markup_limiter {
   void start_tag(std::size_t lt, const scanned_tag& tag) {
     const std::size_t raw_text_begin = tag.end;
     if (!track_start_tag(tag)) {
-      replace(lt, tag.end, "");
+      if (!tag.kept[kId].empty() || !tag.kept[kStyle].empty()) {
+        // Removed for its depth (or as SVG/MathML gumbo would assert on): its anchor and
+        // style stay, on an element that nests nothing.
+        std::string kept = "<wbr";
+        for (const std::size_t k : {kId, kStyle}) {
+          if (!tag.kept[k].empty()) kept.append(" ").append(writable_attribute(tag.kept[k]));
+        }
+        replace(lt, tag.end, kept + " />");
+      } else {
+        replace(lt, tag.end, "");
+      }
     } else if (trims(lt, tag)) {
       std::string trimmed = "<" + std::string(tag.name);
       for (const std::string_view attribute : tag.kept) {
@@ -163,8 +173,9 @@ class markup_limiter {
       trimmed += tag.self_closing ? " />" : ">";
       replace(lt, tag.end, trimmed);
     }
-    // Raw text without a '<' is text however the tokenizer reads it.
-    if (compact_ && pos_ > raw_text_begin) {
+    // Raw text without a '<' is text however the tokenizer reads it (but <style> text is
+    // inline CSS, kept as it is).
+    if (compact_ && pos_ > raw_text_begin && tag.lower_name != "style") {
       if (html_.find('<', raw_text_begin) >= pos_) {
         compact_text(raw_text_begin, pos_);
         text_begin_ = pos_;
@@ -212,7 +223,8 @@ class markup_limiter {
     } else if (is_one_of(name, {"html", "head", "body"}) && !only_document_elements_open()) {
       return true;  // after the document's start, the tree builder only merges attributes
     }
-    if (foreign && tag.self_closing) return true;
+    // A self-closing SVG or MathML element (<svg/> too) is no open element.
+    if ((foreign || name == "svg" || name == "math") && tag.self_closing) return true;
 
     if (open_.size() >= kMaxDepth) {
       // Kept but not tracked, so the stack stays bounded; <template>s are counted.
@@ -360,7 +372,9 @@ class markup_limiter {
     }
     out_.append(html_.substr(copied_, begin - copied_));
     if (!out_.empty() && out_.back() == '<') out_.append("<!---->");
+    if (map_ != nullptr) map_->emplace_back(out_.size(), begin);
     out_.append(with);
+    if (map_ != nullptr) map_->emplace_back(out_.size(), end);
     copied_ = end;
   }
 
@@ -373,12 +387,28 @@ class markup_limiter {
   bool changed_ = false;
   std::string& out_;
   std::size_t copied_ = 0;  // html_ before this offset is in out_ (when changed_)
+  offset_map* map_;
 };
 
 }  // namespace
 
-std::string_view limit_markup(std::string_view html, bool shrink, std::string& storage) {
-  return markup_limiter(html, shrink, storage).run();
+std::string_view limit_markup(std::string_view html, bool shrink, std::string& storage,
+                              offset_map* map) {
+  return markup_limiter(html, shrink, storage, map).run();
+}
+
+std::size_t page_offset(const offset_map& map, std::size_t at) {
+  // The last mark at or before `at`: copied text goes on from there byte for byte; a
+  // replacement's text maps to its start (where its '<' is), clamped to the replaced range.
+  const auto after = std::upper_bound(
+      map.begin(), map.end(), at, [](std::size_t a, const auto& mark) { return a < mark.first; });
+  if (after == map.begin()) return at;
+  const auto& mark = *(after - 1);
+  const std::size_t mapped = mark.second + (at - mark.first);
+  // Inside a replacement (an odd mark starts one): never past the replaced range's end.
+  const auto index = static_cast<std::size_t>(after - 1 - map.begin());
+  if (index % 2 == 0 && after != map.end()) return std::min(mapped, after->second);
+  return mapped;
 }
 
 }  // namespace corocrawl

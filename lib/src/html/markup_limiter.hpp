@@ -18,16 +18,31 @@
 // - After "</>" (which is no token at all) gumbo reads the next end tag as a start tag:
 //   markup_limiter removes it.
 // markup_limiter never removes a tag that decides whether an element is a link, but a
-// <template> nested more than kMaxDepth deep in more than dozens of others.
+// <template> nested more than kMaxDepth deep in more than dozens of others. A start tag it
+// removes for its depth but that has an id or style attribute is written as a <wbr> with
+// those attributes, so the anchors and inline CSS of the page stay (at the same place).
 
+#include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace corocrawl {
 
+/// Where the text of a limited copy comes from in the page: (offset in the copy, offset in
+/// the page) where each replacement starts and ends, in order. Empty when the copy is the page.
+using offset_map = std::vector<std::pair<std::size_t, std::size_t>>;
+
+/// The page offset of the copy's offset `at`: exact for a tag's '<', whether the tag was
+/// copied or rewritten.
+std::size_t page_offset(const offset_map& map, std::size_t at);
+
 /// What gumbo should parse of `html`: `html` itself, or a limited copy written to `storage`.
 /// With `shrink`, also a shrunk copy: text runs, comments and attributes that cannot change
-/// which links the page has are reduced or left out.
-std::string_view limit_markup(std::string_view html, bool shrink, std::string& storage);
+/// which links the page has are reduced or left out (but <style> text, and the attributes
+/// extract_references reads). `map`, when given, is filled to map the copy back to `html`.
+std::string_view limit_markup(std::string_view html, bool shrink, std::string& storage,
+                              offset_map* map = nullptr);
 
 }  // namespace corocrawl

@@ -1,0 +1,89 @@
+#pragma once
+// Lines and columns of offsets in a page, in one forward pass.
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace corocrawl::html {
+
+struct text_position {
+  std::uint32_t line = 1;    // 1-based; a line ends at "\n", "\r\n" or a lone "\r"
+  std::uint32_t column = 1;  // 1-based, in code points (UTF-8 lead bytes) from the line's start
+};
+
+// The positions of offsets that never decrease: each byte of the text is read once, however
+// many offsets are asked for (a long minified line is not read again for each one).
+class position_counter {
+ public:
+  explicit position_counter(std::string_view text) : text_(text) {}
+
+  text_position at(std::size_t offset) {
+    if (offset > text_.size()) offset = text_.size();
+    if (offset <= next_) return position_;
+    const char* const begin = text_.data() + next_;
+    const char* const end = text_.data() + offset;
+    // Most text has no CR, and its runs between offsets hold few line feeds: those are counted
+    // in bulk. A CR (a lone one ends a line, one before LF does with it) is counted byte by byte.
+    const auto size = static_cast<std::size_t>(end - begin);
+    if (std::memchr(begin, '\r', size) != nullptr || (after_cr_ && *begin == '\n')) {
+      count_bytewise(begin, end);
+    } else {
+      const char* line_start = begin;
+      for (const void* lf = std::memchr(begin, '\n', size); lf != nullptr;
+           lf = std::memchr(line_start, '\n', static_cast<std::size_t>(end - line_start))) {
+        ++position_.line;
+        line_start = static_cast<const char*>(lf) + 1;
+      }
+      if (line_start != begin) position_.column = 1;
+      position_.column += lead_bytes(line_start, end);
+      after_cr_ = false;
+    }
+    next_ = offset;
+    return position_;
+  }
+
+ private:
+  // The bytes that are not UTF-8 continuation bytes (10xxxxxx), eight at a time.
+  static std::uint32_t lead_bytes(const char* begin, const char* end) {
+    std::size_t continuation = 0;
+    const char* p = begin;
+    for (; end - p >= 8; p += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, p, sizeof word);
+      // Bit 7 of each byte where bit 7 is set and bit 6 is not.
+      continuation +=
+          static_cast<std::size_t>(std::popcount(word & ~(word << 1) & 0x8080808080808080ULL));
+    }
+    for (; p != end; ++p)
+      continuation += (static_cast<unsigned char>(*p) & 0xC0) == 0x80 ? 1 : 0;
+    return static_cast<std::uint32_t>(static_cast<std::size_t>(end - begin) - continuation);
+  }
+
+  void count_bytewise(const char* begin, const char* end) {
+    for (const char* p = begin; p != end; ++p) {
+      const auto c = static_cast<unsigned char>(*p);
+      if (c == '\n') {
+        if (!after_cr_) ++position_.line;
+        position_.column = 1;
+        after_cr_ = false;
+      } else if (c == '\r') {
+        ++position_.line;
+        position_.column = 1;
+        after_cr_ = true;
+      } else {
+        after_cr_ = false;
+        position_.column += (c & 0xC0) != 0x80 ? 1 : 0;
+      }
+    }
+  }
+
+  std::string_view text_;
+  std::size_t next_ = 0;  // bytes before it are counted in position_
+  text_position position_;
+  bool after_cr_ = false;
+};
+
+}  // namespace corocrawl::html
