@@ -103,8 +103,9 @@ TEST_F(CliTest, JsonToStdoutIsOneValidDocument) {
 
   EXPECT_EQ(summary.at("broken"),
             json::parse(R"([{"url": ")" + server_.url("/missing") +
-                        R"(", "status": 404, "error": null, "referrers": [")" + server_.url("/") +
-                        R"("]}])"));
+                        R"(", "status": 404, "error": null, "external": false, "referrers": [")" +
+                        server_.url("/") + R"("], "sources": [{"page": ")" + server_.url("/") +
+                        R"(", "element": "a", "attribute": "href", "line": 1, "column": 19}]}])"));
   // The report, when stdout carries JSON, goes to stderr.
   EXPECT_NE(result.err.find("*** Report ***"), std::string::npos);
 }
@@ -125,10 +126,11 @@ TEST_F(CliTest, BrokenLinkFailsWithTheReportNamingIt) {
   serve_site_with_a_broken_link();
   const auto result = run({server_.url("/")});
   EXPECT_EQ(result.exit_code, 1);
+  // Each place a page references it: page:line:column element attribute.
   EXPECT_NE(result.out.find("Broken links (1):\n  " + server_.url("/missing") +
                             " 404\n"
-                            "    linked from " +
-                            server_.url("/") + "\n"),
+                            "    " +
+                            server_.url("/") + ":1:"),
             std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("FAILED: 1 broken URL of 3 checked"), std::string::npos);
@@ -251,7 +253,8 @@ TEST_F(CliTest, LocalFolderIsServedAndCrawled) {
       <img src="logo.png"> <a href="https://example.org/">elsewhere</a>)");
   write_file("site/about.html", R"(<a href="/">Home</a> <a href="docs/">Docs</a>)");
   write_file("site/docs/index.html", R"(<a href="../about.html">About</a>)");
-  const auto result = run({"--json", "-", "site"});
+  write_file("site/logo.png", "png");
+  const auto result = run({"--json", "-", "--no-external", "site"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   const auto doc = json::parse(result.out);
   const auto root = json::value_to<std::string>(doc.at("roots").at(0));
@@ -259,7 +262,7 @@ TEST_F(CliTest, LocalFolderIsServedAndCrawled) {
   std::vector<std::string> urls;
   for (const auto& r : doc.at("urls").as_array())
     urls.push_back(json::value_to<std::string>(r.at("url")).substr(root.size() - 1));
-  EXPECT_EQ(urls, (std::vector<std::string>{"/", "/about.html", "/docs", "/docs/"}));
+  EXPECT_EQ(urls, (std::vector<std::string>{"/", "/about.html", "/docs", "/docs/", "/logo.png"}));
   EXPECT_EQ(doc.at("urls").at(2).at("status"), 301);
 }
 

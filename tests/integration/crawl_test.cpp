@@ -471,16 +471,21 @@ TEST_F(CrawlTest, GarbageResponseIsAProtocolFailure) {
   EXPECT_EQ(result.records[0].tries, 1);  // not a network failure: not retried
 }
 
+// A page over the limit is read no further, and the part read gives its links.
 TEST_F(CrawlTest, BodyLargerThanTheLimitIsNotRead) {
   server_.add_page("/", {"/big"});
-  server_.add_page("/big", {}, "<a href=/hidden></a>" + std::string(2000, 'x'));
+  server_.add_page("/big", {},
+                   "<a href=/early></a>" + std::string(2000, 'x') + "<a href=/hidden></a>");
+  server_.add_page("/early");
   const auto result = crawl({}, [](crawl_options& o) { o.max_body = 1000; });
-  ASSERT_EQ(result.records.size(), 2u);
+  ASSERT_EQ(result.records.size(), 3u);
   const auto& big = record(result, server_.url("/big"));
   EXPECT_EQ(big.status, 200u);
   EXPECT_EQ(big.error, "body too large");
   EXPECT_EQ(big.tries, 1);
-  EXPECT_EQ(big.num_urls, 0u);
+  EXPECT_EQ(big.size, 1000u);
+  EXPECT_EQ(big.num_urls, 1u);
+  EXPECT_EQ(server_.requests_for("/early"), 1u);
   EXPECT_EQ(server_.requests_for("/hidden"), 0u);
   EXPECT_TRUE(passed(result));  // the link works: the page is only too big to check
 }

@@ -172,7 +172,8 @@ TEST(Proxy, EnvironmentVariablesAreHonouredByTheCommandLine) {
   ::unsetenv("no_proxy");
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
   EXPECT_EQ(bypassed.exit_code, 0) << bypassed.out << bypassed.err;
-  EXPECT_EQ(proxy.requests().size(), 1u);
+  // The first crawl's two requests (robots.txt, then the page); none of the second's.
+  EXPECT_EQ(proxy.requests().size(), 2u);
 }
 
 }  // namespace

@@ -21,10 +21,15 @@ namespace corocrawl::testing {
 inline constexpr bool sanitized_build = COROCRAWL_SANITIZED;
 
 /// Options for a crawl of `roots`, with a per-request time limit that no test should reach.
+/// robots.txt and links to other sites are off: they have tests of their own
+/// (robots_sitemap_test.cpp, references_test.cpp, which turn them on), and elsewhere a test's
+/// server sees only the requests the test is about.
 inline crawl_options options_for(std::vector<std::string> roots) {
   crawl_options options;
   options.roots = std::move(roots);
   options.timeout = std::chrono::seconds(10);
+  options.robots = false;
+  options.external = false;
   return options;
 }
 

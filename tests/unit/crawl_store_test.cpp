@@ -78,10 +78,12 @@ TEST(CrawlStore, RecordsComeBackAsTheyWentInSortedByUrl) {
                 .encoding = "utf-8",
                 .num_urls = 3,
                 .num_new_urls = 2},
-               false);
-  store.finish(missing, {.status = 404, .tries = 1, .size = 9, .content_type = "text/html"}, true);
-  store.finish(old, {.status = 301, .next_url = "http://a.test/", .tries = 1}, false);
-  store.finish(slow, {.error = "timed out", .failure = fetch_failure::timeout, .tries = 4}, true);
+               verdict::ok);
+  store.finish(missing, {.status = 404, .tries = 1, .size = 9, .content_type = "text/html"},
+               verdict::broken);
+  store.finish(old, {.status = 301, .next_url = "http://a.test/", .tries = 1}, verdict::ok);
+  store.finish(slow, {.error = "timed out", .failure = fetch_failure::timeout, .tries = 4},
+               verdict::broken);
   store.sort_by_url();
 
   ASSERT_EQ(store.size(), 4u);
@@ -122,8 +124,8 @@ TEST(CrawlStore, ReferrersAreKeptOnlyWhileAUrlMayTurnOutBroken) {
     store.note_link(page, broken);
   }
   store.note_link(pages[3], broken);  // twice: listed once
-  store.finish(fine, {.status = 200}, false);
-  store.finish(broken, {.status = 404}, true);
+  store.finish(fine, {.status = 200}, verdict::ok);
+  store.finish(broken, {.status = 404}, verdict::broken);
   store.note_link(root, fine);        // fine: not kept
   store.note_link(pages[0], broken);  // broken: still listed
   EXPECT_TRUE(store.referrers(fine).empty());
@@ -138,7 +140,7 @@ TEST(CrawlStore, ReferrersAreKeptOnlyWhileAUrlMayTurnOutBroken) {
     for (const auto page : pages)
       store.note_link(page, next);
     EXPECT_EQ(store.referrers(next).size(), 41u);
-    store.finish(next, {.status = 200}, false);
+    store.finish(next, {.status = 200}, verdict::ok);
   }
 }
 
@@ -209,7 +211,7 @@ TEST(CrawlStore, UrlsNeitherFinishedNorSkippedAreUnchecked) {
   const auto trap = store.add_url("http://a.test/a/a/a/a/", b);
   store.add_url("http://a.test/c", b);
   store.add_url("http://a.test/a", root);
-  store.finish(b, {.status = 200}, false);
+  store.finish(b, {.status = 200}, verdict::ok);
   store.skip(trap, "trap: why");
   const auto unchecked = store.unchecked();
   ASSERT_EQ(unchecked.size(), 3u);  // sorted by URL
@@ -234,8 +236,8 @@ TEST(CrawlStore, RedirectsReachAUrlAlongTheirRecordedChain) {
   const auto b = store.add_url("http://a.test/b", a);
   const auto c = store.add_url("http://a.test/c", b);
   const auto d = store.add_url("http://a.test/d", std::nullopt);
-  store.finish(a, {.status = 301, .next_url = "http://a.test/b"}, false);
-  store.finish(b, {.status = 302, .next_url = "http://a.test/c"}, false);
+  store.finish(a, {.status = 301, .next_url = "http://a.test/b"}, verdict::ok);
+  store.finish(b, {.status = 302, .next_url = "http://a.test/c"}, verdict::ok);
   EXPECT_TRUE(store.redirects_reach(a, a, 10));  // a redirect to itself
   EXPECT_TRUE(store.redirects_reach(a, c, 10));  // c -> a would close a -> b -> c -> a
   EXPECT_FALSE(store.redirects_reach(a, c, 1));  // not within one hop

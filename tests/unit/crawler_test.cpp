@@ -52,8 +52,9 @@ class scripted_fetcher final : public fetcher {
     answers_[site + path] = std::move(answers);
   }
 
-  asio::awaitable<http_client::result> get(const http_target& target,
-                                           std::span<const http_header>) override {
+  asio::awaitable<http_client::result> get(const http_target& target, std::span<const http_header>,
+                                           fetch_mode mode) override {
+    modes_.push_back(mode);
     const std::string url = (target.https ? "https://" : "http://") + target.host + target.target;
     requests_[url].push_back(clock_.now());
     ++in_flight_;
@@ -78,8 +79,10 @@ class scripted_fetcher final : public fetcher {
       result.response.location = given.location;
       result.response.retry_after = given.retry_after;
       result.response.content_type = "text/html";
-      for (const auto& link : given.links)
-        result.response.body += "<a href=\"" + link + "\">x</a>\n";
+      if (mode != fetch_mode::head) {
+        for (const auto& link : given.links)
+          result.response.body += "<a href=\"" + link + "\">x</a>\n";
+      }
     }
     co_return result;
   }
@@ -98,8 +101,11 @@ class scripted_fetcher final : public fetcher {
     return it == requests_.end() ? std::vector<time_point>{} : it->second;
   }
   int peak_in_flight() const { return peak_in_flight_; }
+  /// The mode of each request, in the order they came.
+  const std::vector<fetch_mode>& modes() const { return modes_; }
 
  private:
+  std::vector<fetch_mode> modes_;
   crawl_clock& clock_;
   std::map<std::string, std::vector<answer>> answers_;
   std::map<std::string, std::vector<time_point>> requests_;

@@ -195,10 +195,12 @@ TEST(ExtractLinks, CommentsAreNotLinks) {
             (links{"http://example.com/dir/ok1", "http://example.com/dir/ok2"}));
 }
 
+// A <style>'s url() is a reference of its own (tested with the inline CSS below), but no
+// markup in a script or style is.
 TEST(ExtractLinks, ScriptAndStyleAreNotLinks) {
   EXPECT_EQ(extract(R"(<script>document.write('<a href="s1">'); var h = "href='s2'";</script>
                        <style>/* <a href="s3"> */ a { background: url(s4.png) }</style>)"),
-            links{});
+            links{"http://example.com/dir/s4.png"});
 }
 
 TEST(ExtractLinks, RawTextElementsAreNotLinks) {
@@ -307,8 +309,35 @@ TEST(ExtractLinks, TagCutOffAtEndOfInputIsDropped) {
 }
 
 TEST(ExtractLinks, InvalidUtf8) {
-  EXPECT_EQ(extract("\xFF\xFE<a href=\"ok\">\xC3\x28</a><a href=\"x\xFF\">"),
+  EXPECT_EQ(extract("<meta charset=utf-8>\xFF\xFE<a href=\"ok\">\xC3\x28</a><a href=\"x\xFF\">"),
             (links{"http://example.com/dir/ok", "http://example.com/dir/x%EF%BF%BD"}));
+}
+
+// ---- charsets ---------------------------------------------------------------------------------
+
+// A page is decoded before its links are resolved: its path is UTF-8, its query in the page's
+// own encoding, as browsers send them.
+TEST(ExtractLinks, PagesAreDecodedByTheirCharset) {
+  // Latin-1 by its Content-Type, by its <meta>, and (no declaration, not UTF-8) by default.
+  const std::string latin1 = "<a href=\"caf\xE9.html?q=\xE9\">x</a>";
+  const links expected{"http://example.com/dir/caf%C3%A9.html?q=%E9"};
+  EXPECT_EQ(
+      extract_references(latin1, kPage, markup_reading::compact, "iso-8859-1").links.at(0).url,
+      expected[0]);
+  EXPECT_EQ(extract("<meta charset=latin1>" + latin1), expected);
+  EXPECT_EQ(extract(latin1), expected);
+  EXPECT_EQ(extract_references(latin1, kPage, markup_reading::compact, "ISO-8859-1").encoding,
+            "windows-1252");
+  // Shift_JIS: "日本" is 93FA 967B.
+  EXPECT_EQ(extract("<meta charset=shift_jis><a href=\"\x93\xFA\x96\x7B.html?k=\x93\xFA\">"),
+            links{"http://example.com/dir/%E6%97%A5%E6%9C%AC.html?k=%93%FA"});
+  // UTF-16LE with its BOM.
+  std::string utf16{"\xFF\xFE"};
+  for (const char c : std::string_view("<a href=u16.html>x</a>")) {
+    utf16 += c;
+    utf16 += '\0';
+  }
+  EXPECT_EQ(extract(utf16), links{"http://example.com/dir/u16.html"});
 }
 
 TEST(ExtractLinks, NulBytes) {

@@ -48,8 +48,13 @@ crawl_result sample_result() {
        .failure = fetch_failure::timeout,
        .tries = 4},
   };
-  result.broken = {{"http://a.test/missing", 404, std::nullopt, {"http://a.test/"}},
-                   {"http://a.test/slow", std::nullopt, "timed out", {"http://a.test/"}}};
+  result.broken = {
+      {"http://a.test/missing",
+       404,
+       std::nullopt,
+       {"http://a.test/"},
+       {{"http://a.test/", "a", "href", 12, 5}, {"http://a.test/", "img", "src", 30, 1}}},
+      {"http://a.test/slow", std::nullopt, "timed out", {"http://a.test/"}}};
   result.elapsed = std::chrono::milliseconds(1500);
   result.requests = 8;
   result.connections = 3;
@@ -61,7 +66,8 @@ TEST(Stats, SeedCategoriesWithStatusAndFailureKinds) {
   const std::map<std::string, std::uint64_t> expected = {
       {"urls", 5},         {"html", 1},     {"html_bytes", 100}, {"other", 1},
       {"other_bytes", 40}, {"redirect", 1}, {"error", 1},        {"error_bytes", 9},
-      {"status_404", 1},   {"fail", 1},     {"fail_timeout", 1}, {"rate_limited", 0}};
+      {"status_404", 1},   {"fail", 1},     {"fail_timeout", 1}, {"rate_limited", 0},
+      {"external", 0}};
   EXPECT_EQ(stats, expected);
 }
 
@@ -87,7 +93,7 @@ TEST(Stats, EveryFailureKindHasItsOwnKey) {
 
 TEST(Stats, BaseKeysArePresentWhenZero) {
   const auto stats = compute_stats({});
-  EXPECT_EQ(stats.size(), 10u);
+  EXPECT_EQ(stats.size(), 11u);
   for (const auto& [key, count] : stats)
     EXPECT_EQ(count, 0u) << key;
 }
@@ -155,10 +161,11 @@ TEST(JsonSummary, ListsUncheckedAndSkippedUrlsAndTheLimits) {
   EXPECT_EQ(doc.at("stats").at("skipped"), 1);
   EXPECT_EQ(doc.at("stats").at("frontier_peak"), 7);
   EXPECT_EQ(doc.at("unchecked"), json::parse(R"([
-      {"url": "http://a.test/a", "referrer": "http://a.test/"},
-      {"url": "http://a.test/b", "referrer": null}])"));
+      {"url": "http://a.test/a", "referrer": "http://a.test/", "reason": null},
+      {"url": "http://a.test/b", "referrer": null, "reason": null}])"));
   EXPECT_EQ(doc.at("skipped"), json::parse(R"([{"url": "http://a.test/x/x/x/x/",
-      "reason": "the path repeats a segment", "referrer": "http://a.test/"}])"));
+      "reason": "the path repeats a segment", "referrer": "http://a.test/", "referrers": [],
+      "sources": []}])"));
   // One record per line, as for the other lists.
   EXPECT_NE(out.str().find("\"unchecked\":[\n{\"url\":\"http://a.test/a\""), std::string::npos);
 }
@@ -272,14 +279,58 @@ TEST(JsonSummary, FollowsTheSchema) {
   ASSERT_EQ(urls.size(), 5u);
   EXPECT_EQ(urls[0], json::parse(R"({"url": "http://a.test/", "status": 200, "next_url": null,
       "error": null, "tries": 1, "size": 100, "content_type": "text/html", "encoding": "utf-8",
-      "num_urls": 4, "num_new_urls": 4, "referrer": null})"));
+      "num_urls": 4, "num_new_urls": 4, "referrer": null, "external": false,
+      "method": "GET"})"));
   EXPECT_EQ(urls[3].at("next_url"), "http://a.test/");
   EXPECT_TRUE(urls[4].at("status").is_null());
   EXPECT_EQ(urls[4].at("error"), "timed out");
   EXPECT_EQ(urls[4].at("tries"), 4);
   EXPECT_EQ(doc.at("broken"), json::parse(R"([
-      {"url": "http://a.test/missing", "status": 404, "error": null, "referrers": ["http://a.test/"]},
-      {"url": "http://a.test/slow", "status": null, "error": "timed out", "referrers": ["http://a.test/"]}])"));
+      {"url": "http://a.test/missing", "status": 404, "error": null, "external": false,
+       "referrers": ["http://a.test/"],
+       "sources": [{"page": "http://a.test/", "element": "a", "attribute": "href", "line": 12,
+                    "column": 5},
+                   {"page": "http://a.test/", "element": "img", "attribute": "src", "line": 30,
+                    "column": 1}]},
+      {"url": "http://a.test/slow", "status": null, "error": "timed out", "external": false,
+       "referrers": ["http://a.test/"], "sources": []}])"));
+  EXPECT_EQ(doc.at("warnings"), json::array{});
+  EXPECT_EQ(doc.at("orphans"), json::array{});
+  EXPECT_EQ(doc.at("stats").at("warning"), 0);
+  EXPECT_EQ(doc.at("stats").at("orphan"), 0);
+  EXPECT_EQ(doc.at("stats").at("external"), 0);
+}
+
+TEST(JsonSummary, ListsWarningsOrphansAndMissingFragments) {
+  crawl_result result;
+  result.broken = {{.url = "http://a.test/page#gone",
+                    .status = 200,
+                    .error = "missing fragment",
+                    .referrers = {"http://a.test/"},
+                    .sources = {{"http://a.test/", "a", "href", 3, 7}}}};
+  result.warnings = {{.url = "http://other.test/", .status = 403, .external = true}};
+  result.orphans = {"http://a.test/lost", "http://a.test/lost2"};
+  std::ostringstream out;
+  write_json_summary(out, result, {});
+  const auto doc = json::parse(out.str());
+  EXPECT_EQ(doc.at("warnings"), json::parse(R"([{"url": "http://other.test/", "status": 403,
+      "error": null, "external": true, "referrers": [], "sources": []}])"));
+  EXPECT_EQ(doc.at("orphans"), json::parse(R"(["http://a.test/lost", "http://a.test/lost2"])"));
+  EXPECT_EQ(doc.at("stats").at("warning"), 1);
+  EXPECT_EQ(doc.at("stats").at("orphan"), 2);
+  EXPECT_EQ(doc.at("stats").at("missing_fragment"), 1);
+  EXPECT_EQ(doc.at("passed"), false);
+
+  std::ostringstream text;
+  write_text_report(text, result, {}, false);
+  EXPECT_NE(text.str().find("  http://a.test/page#gone 200 missing fragment\n"
+                            "    http://a.test/:3:7 a href\n"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("Warnings (1):\n  http://other.test/ 403 (external)\n"),
+            std::string::npos);
+  EXPECT_NE(text.str().find("Orphans (in a sitemap, linked from no page) (2):\n"),
+            std::string::npos);
 }
 
 TEST(JsonSummary, EscapesStringsAndHandlesAnEmptyCrawl) {
@@ -306,9 +357,15 @@ TEST(TextReport, OneLinePerUrlBrokenLinksCountersVerdict) {
   EXPECT_NE(text.find("http://a.test/ 200 text/html utf-8 100 4/4\n"), std::string::npos);
   EXPECT_NE(text.find("http://a.test/old 301 redirect http://a.test/\n"), std::string::npos);
   EXPECT_NE(text.find("http://a.test/slow error timed out (4 tries)\n"), std::string::npos);
+  // Where each page references a broken URL, as editors link "file:line:column"; a referrer
+  // with no source (a redirect) as "linked from".
   EXPECT_NE(text.find("Broken links (2):\n  http://a.test/missing 404\n"
+                      "    http://a.test/:12:5 a href\n"
+                      "    http://a.test/:30:1 img src\n"
+                      "  http://a.test/slow error timed out\n"
                       "    linked from http://a.test/\n"),
-            std::string::npos);
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("Finished 5 urls in 1.500 secs (max_tasks=100)"), std::string::npos);
   EXPECT_NE(text.find("\n8 requests over 3 connections (2.7 each)\n"), std::string::npos);
   EXPECT_NE(text.find("       100 html_bytes\n"), std::string::npos);

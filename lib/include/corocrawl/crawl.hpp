@@ -13,17 +13,21 @@
 
 namespace corocrawl {
 
-/// A URL discovered but never checked: the crawl stopped (signal, max_time, max_urls) first.
+/// A URL discovered but never checked: the crawl stopped (signal, max_time, max_urls) first,
+/// or its origin's robots.txt could not be read.
 struct unchecked_url {
   std::string url;
   std::optional<std::string> referrer;  ///< the first page that linked here; none for a root
+  std::optional<std::string> reason;    ///< why, when not a stop: "robots.txt of ... answered 503"
 };
 
-/// A URL not fetched because a crawler-trap rule refused it.
+/// A URL not fetched because a rule refused it: a crawler-trap rule, or robots.txt.
 struct skipped_url {
   std::string url;
-  std::string reason;  ///< which rule, in words
-  std::optional<std::string> referrer;
+  std::string reason;                   ///< which rule, in words; "robots.txt" for robots.txt
+  std::optional<std::string> referrer;  ///< the first page that linked here
+  std::vector<std::string> referrers;   ///< sorted
+  std::vector<link_source> sources;     ///< sorted by page, line and column
 };
 
 struct crawl_result {
@@ -31,11 +35,15 @@ struct crawl_result {
   record_list records;                    ///< one per URL fetched, sorted by url
   std::vector<broken_link> broken;        ///< sorted by url
   std::vector<broken_link> rate_limited;  ///< still answering 429 at the end; sorted by url
-  std::vector<unchecked_url> unchecked;   ///< discovered, never checked; sorted by url
-  std::vector<skipped_url> skipped;       ///< not fetched by a trap rule; sorted by url
-  std::uint64_t frontier_peak = 0;        ///< the most URLs waiting to be fetched at once
-  bool interrupted = false;               ///< stopped by a signal before the end
-  bool timed_out = false;                 ///< stopped by max_time before the end
+  /// Statuses that a --warn rule makes warnings: reported, never failing; sorted by url.
+  std::vector<broken_link> warnings;
+  std::vector<unchecked_url> unchecked;  ///< discovered, never checked; sorted by url
+  std::vector<skipped_url> skipped;      ///< not fetched by a rule; sorted by url
+  /// URLs a sitemap lists that no crawled page links to; sorted.
+  std::vector<std::string> orphans;
+  std::uint64_t frontier_peak = 0;  ///< the most URLs waiting to be fetched at once
+  bool interrupted = false;         ///< stopped by a signal before the end
+  bool timed_out = false;           ///< stopped by max_time before the end
   /// Why the crawl could not go on, when the environment failed it midway (memory, file
   /// descriptors, threads ran out): the rest of the result says what it did until then.
   std::optional<std::string> failure;
@@ -44,9 +52,9 @@ struct crawl_result {
   std::uint64_t connections = 0;  ///< connections opened: requests / connections is the reuse
 };
 
-/// True when nothing is broken, nothing was left unchecked and the crawl ran to its end (not
-/// interrupted, timed out or failed); with
-/// `fail_on_rate_limit`, nothing may be rate limited either. Skipped URLs do not count.
+/// True when nothing is broken (a missing fragment is broken too), nothing was left unchecked and
+/// the crawl ran to its end (not interrupted, timed out or failed); with `fail_on_rate_limit`,
+/// nothing may be rate limited either. Skipped URLs, warnings and orphans do not count.
 bool passed(const crawl_result& result, bool fail_on_rate_limit = false);
 
 /// Crawls `options.roots` to the end on a fresh io_context in the calling thread. Directory

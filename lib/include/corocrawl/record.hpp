@@ -30,6 +30,11 @@ struct fetch_record {
   std::size_t num_urls = 0;                 ///< distinct in-scope links on the page
   std::size_t num_new_urls = 0;             ///< of those, not seen before this page
   std::optional<std::string> referrer;      ///< first page that linked here; none for roots
+  /// Out of the crawl's scope: checked (its redirects followed), never parsed or crawled.
+  bool external = false;
+  /// The request whose answer this is: "GET", or "HEAD" for a resource whose HEAD answered
+  /// (a HEAD that fails or answers an error status is followed by a GET, whose answer counts).
+  std::string method = "GET";
 };
 
 /// Where a record_list's records come from: the crawl's own tables (or a vector, for a result
@@ -112,12 +117,29 @@ bool is_broken(const fetch_record& r);
 /// Rate limited: still answering 429 Too Many Requests after every try.
 bool is_rate_limited(const fetch_record& r);
 
-/// A broken URL and every fetched page that links (or redirects) to it.
+/// Where a page references a URL: the element and attribute (`img` `srcset`, `style` `url`,
+/// `a` `href` ...) and the line and column (1-based; the column counts characters) of the
+/// element's tag, or of the `url(` or `@import` in a stylesheet (whose element is `css`).
+struct link_source {
+  std::string page;
+  std::string element;
+  std::string attribute;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  friend bool operator==(const link_source&, const link_source&) = default;
+  friend auto operator<=>(const link_source&, const link_source&) = default;
+};
+
+/// A URL with a problem (broken, rate limited, a warning) and every fetched page that links (or
+/// redirects) to it, with each place a page references it. The URL of a missing fragment
+/// is the page's with the fragment ("page.html#intro").
 struct broken_link {
   std::string url;
   std::optional<unsigned> status;
   std::optional<std::string> error;
   std::vector<std::string> referrers;  ///< sorted
+  std::vector<link_source> sources;    ///< sorted by page, line and column
+  bool external = false;
 };
 
 }  // namespace corocrawl

@@ -66,6 +66,8 @@ asio::awaitable<void> crawler::crawl() {
     if (!url) throw std::logic_error("a root is not a normalised http(s) URL: " + root);
     if (!store_->find(root)) add_url(*url, options_.max_redirect, std::nullopt, 0);
   }
+  root_count_ = store_->size_seen();
+  if (reads_sitemaps()) frontier_.begin_work();  // read_sitemaps() ends it
 
   // Start max_tasks workers, wait until the join counter reaches zero (or the crawl is
   // halted), and stop them.
@@ -79,6 +81,8 @@ asio::awaitable<void> crawler::run_workers() {
   std::vector<decltype(asio::co_spawn(executor, work(), asio::deferred))> workers;
   for (int i = 0; i < options_.max_tasks; ++i)
     workers.push_back(asio::co_spawn(executor, work(), asio::deferred));
+  if (reads_sitemaps())
+    workers.push_back(asio::co_spawn(executor, read_sitemaps(), asio::deferred));
   co_await asio::experimental::make_parallel_group(std::move(workers))
       .async_wait(asio::experimental::wait_for_all(),
                   asio::bind_cancellation_slot(cancel_workers_.slot(), asio::use_awaitable));
@@ -109,23 +113,67 @@ asio::awaitable<void> crawler::work() {
 
 asio::awaitable<void> crawler::fetch(work_item item) {
   const std::string_view url = store_->url(item.url);
-  const auto target = http_url::of(url)->request();  // in scope, so http(s)
-  auto fetched = co_await fetcher_.get(target, headers_for(item.origin, target));
+  const auto target = http_url::of(url)->request();  // in scope or external, so http(s)
+  const bool external = store_->external(item.url);
+  if (!external && (options_.robots || reads_sitemaps())) {
+    const auto* robots = co_await robots_for(item.origin, target);
+    if (stopping_) co_return;
+    if (robots->what == robots_state::failed && robots->unreachable) {
+      const fetch_record record{.url = std::string(url),
+                                .error = robots->error,
+                                .failure = robots->unreachable,
+                                .tries = robots->tries};
+      store_->finish(item.url, record, verdict::broken);
+      co_return;
+    }
+    if (robots->what == robots_state::failed) {
+      store_->hold(item.url, robots->problem);
+      co_return;
+    }
+    if (options_.robots && !robots->rules.allows(target.target)) {
+      const auto rule = robots->rules.deciding_rule(target.target);
+      if (item.url < root_count_) {  // a root the user asked for: not checking it fails
+        spdlog::warn("{}: robots.txt disallows it ({}): not crawled (--ignore-robots crawls it)",
+                     url, rule.value_or(""));
+        store_->hold(item.url, "robots.txt disallows it (" + rule.value_or("") + ")");
+      } else {
+        spdlog::debug("not fetching {}: robots.txt ({})", url, rule.value_or(""));
+        store_->skip(item.url, "robots.txt");
+      }
+      co_return;
+    }
+  }
+  const std::span<const http_header> headers = headers_for(item.origin, target);
+  // What is not parsed is checked with HEAD first; many servers mishandle HEAD, so only a
+  // GET's answer makes a URL broken.
+  auto mode = external || store_->resource(item.url) ? fetch_mode::head : fetch_mode::get_if_parsed;
+  auto fetched = co_await fetcher_.get(target, headers, mode);
+  if (!stopping_ && mode == fetch_mode::head && (fetched.ec || fetched.response.status >= 400)) {
+    mode = external ? fetch_mode::get_header : fetch_mode::get_if_parsed;
+    fetched = co_await fetcher_.get(target, headers, mode);
+  } else if (!stopping_ && mode == fetch_mode::head && !external &&
+             is_parsed_type(fetched.response.content_type)) {
+    mode = fetch_mode::get_if_parsed;  // a page or stylesheet of the site: read it
+    fetched = co_await fetcher_.get(target, headers, mode);
+  }
   if (stopping_) co_return;  // cancelled: the URL is left unchecked
   ++item.tries;
   if (retry_later(item, fetched)) co_return;
 
-  fetch_record record{.url = std::string(url), .tries = item.tries};
+  fetch_record record{.url = std::string(url),
+                      .tries = item.tries,
+                      .external = external,
+                      .method = std::string(method_name(mode))};
+  std::optional<std::vector<std::string>> anchors;  // of a page parsed completely
   if (fetched.ec == fetch_errc::body_too_large && fetched.response.status != 0) {
-    record.status = fetched.response.status;  // the header came: only the body is too big
-    record.error = fetched.error;
-    record.size = fetched.response.body_received;
-    if (const auto media = parse_content_type(fetched.response.content_type)) {
-      record.content_type = media->type;
-      record.encoding = media->charset;
-      if (!record.encoding && is_markup(media->type)) record.encoding = "utf-8";
-    }
+    // The header came: only the body is too big. The part read is still read for links.
     spdlog::warn("{}: body larger than {} bytes: not read further", url, options_.max_body);
+    const auto error = fetched.error;
+    const auto received = fetched.response.body_received;
+    co_await read_page(item, std::move(fetched.response), record, anchors);
+    record.error = error;
+    record.size = received;  // as sent, before decoding: what was read
+    anchors.reset();         // the ids of the part not read are unknown
   } else if (fetched.ec) {
     record.error = fetched.error;
     record.failure = failure_kind(fetched.ec);
@@ -134,10 +182,32 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   } else if (is_redirect_status(fetched.response.status)) {
     follow_redirect(item, fetched.response, record);
   } else {
-    co_await read_page(item, std::move(fetched.response), record);  // its links, unless stopping
+    co_await read_page(item, std::move(fetched.response), record, anchors);  // unless stopping
   }
-  // Broken and rate-limited URLs keep the pages that link to them, for the report.
-  store_->finish(item.url, record, is_broken(record) || is_rate_limited(record));
+  if (anchors) {
+    store_->finish(item.url, record, verdict_of(record), *anchors);
+  } else {
+    store_->finish(item.url, record, verdict_of(record));
+  }
+}
+
+bool crawler::reads_sitemaps() const {
+  return !plan_.get().sitemap_urls.empty() || plan_.get().sitemaps_from_robots;
+}
+
+verdict crawler::verdict_of(const fetch_record& record) const {
+  if (!record.status) return verdict::broken;  // every try failed
+  // A redirect is judged by where it ends, unless it cannot be followed.
+  if (is_redirect_status(*record.status)) return record.error ? verdict::broken : verdict::ok;
+  switch (plan_.get().status.judge(record.url, *record.status)) {
+    case status_verdict::ok:
+      return verdict::ok;
+    case status_verdict::warning:
+      return verdict::warning;
+    case status_verdict::broken:
+      break;
+  }
+  return *record.status == 429 ? verdict::rate_limited : verdict::broken;
 }
 
 // When `retries_` allows another try after `fetched`, puts `item` back in the frontier for it
@@ -190,14 +260,16 @@ void crawler::halt() {
   cancel_workers_.emit(asio::cancellation_type::terminal);
 }
 
-void crawler::add_url(const http_url& url, int redirects_left, std::optional<url_id> referrer,
-                      int depth) {
+crawler::url_id crawler::add_url(const http_url& url, int redirects_left,
+                                 std::optional<url_id> referrer, int depth, url_role role) {
   const auto id = store_->add_url(url.text(), referrer, depth);
+  if (role.external) store_->mark_external(id);
+  store_->mark_resource(id, role.resource);
   if (referrer && options_.trap_rules) {  // the roots are taken as given
     if (auto trap = path_trap_reason(url.path())) {
       spdlog::debug("not fetching {}: {}", url.text(), *trap);
       store_->skip(id, *trap);
-      return;
+      return id;
     }
   }
   if (options_.max_urls && admitted_ == *options_.max_urls) {  // left unchecked
@@ -206,7 +278,7 @@ void crawler::add_url(const http_url& url, int redirects_left, std::optional<url
                    admitted_);
       told_of_max_urls_ = true;
     }
-    return;
+    return id;
   }
   ++admitted_;
   std::string scratch;  // used only by a URL with userinfo
@@ -214,6 +286,7 @@ void crawler::add_url(const http_url& url, int redirects_left, std::optional<url
                   .redirects_left = redirects_left,
                   .tries = 0,
                   .origin = frontier_.origin(url.origin(scratch))});
+  return id;
 }
 
 const std::vector<http_header>& crawler::headers_for(origin_id origin, const http_target& target) {
@@ -236,13 +309,35 @@ crawl_result crawler::result() {
   result.skipped = store_->skipped();
   result.frontier_peak = frontier_.peak();
   for (const auto id : store_->keeping_referrers()) {  // sorted by URL
-    const auto record = store_->record(id);
-    (is_broken(record) ? result.broken : result.rate_limited)
-        .push_back({.url = record.url,
-                    .status = record.status,
-                    .error = record.error,
-                    .referrers = store_->referrers(id)});
+    switch (store_->meaning(id)) {
+      case verdict::broken:
+        result.broken.push_back(store_->problem(id));
+        break;
+      case verdict::warning:
+        result.warnings.push_back(store_->problem(id));
+        break;
+      case verdict::rate_limited:
+        result.rate_limited.push_back(store_->problem(id));
+        break;
+      case verdict::ok:
+        break;
+    }
   }
+  // Missing fragments are broken links too, in the same order by URL ("page#frag" sorts
+  // right after "page").
+  auto missing = store_->missing_fragments();
+  if (!missing.empty()) {
+    const auto middle = static_cast<std::ptrdiff_t>(result.broken.size());
+    std::ranges::move(missing, std::back_inserter(result.broken));
+    std::ranges::inplace_merge(result.broken, result.broken.begin() + middle, {},
+                               &broken_link::url);
+  }
+  for (const auto id : sitemap_pages_) {
+    if (!store_->linked(id)) result.orphans.emplace_back(store_->url(id));
+  }
+  std::ranges::sort(result.orphans);
+  result.orphans.erase(std::unique(result.orphans.begin(), result.orphans.end()),
+                       result.orphans.end());
   result.records = record_list(store_);
   return result;
 }

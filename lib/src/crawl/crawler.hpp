@@ -14,9 +14,11 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -38,6 +40,8 @@
 #include "html/links.hpp"
 #include "http/http_client.hpp"
 #include "http/request_headers.hpp"
+#include "robots/robots_txt.hpp"
+#include "sitemap/sitemap_xml.hpp"
 #include "store/crawl_store.hpp"
 #include "url/http_url.hpp"
 #include "url/scope.hpp"
@@ -47,6 +51,13 @@ namespace corocrawl {
 /// The HTTP client's settings for a crawl as `plan` says: the plan's, with a connection cap
 /// for the file descriptors the process may open now (connection_cap).
 http_client_options client_options(const crawl_plan& plan);
+
+/// How a URL is checked: crawled, or `external` (checked only); GET, or `resource` (HEAD
+/// first).
+struct url_role {
+  bool external = false;
+  bool resource = false;
+};
 
 class crawler {
  public:
@@ -86,13 +97,49 @@ class crawler {
   boost::asio::awaitable<void> close_when_done(time_point started);
   boost::asio::awaitable<void> work();
   boost::asio::awaitable<void> fetch(work_item item);
+  /// What `record` means: broken, a warning, rate limited or ok.
+  verdict verdict_of(const fetch_record& record) const;
   boost::asio::awaitable<void> stop_at(time_point deadline);
   bool retry_later(const work_item& item, const http_client::result& fetched);
   void follow_redirect(const work_item& item, const http_response& response, fetch_record& record);
+  /// Records what `response` is and, for a page of the site, follows its references; an HTML
+  /// page parsed completely gives its `anchors`.
   boost::asio::awaitable<void> read_page(const work_item& item, http_response response,
-                                         fetch_record& record);
-  boost::asio::awaitable<page_links> parse(std::string body, const std::string& page_url);
-  void add_url(const http_url& url, int redirects_left, std::optional<url_id> referrer, int depth);
+                                         fetch_record& record,
+                                         std::optional<std::vector<std::string>>& anchors);
+  /// The references of a page or stylesheet, read on the parse pool; `charset` is its
+  /// Content-Type's.
+  boost::asio::awaitable<page_links> parse(std::string body, const std::string& page_url,
+                                           std::string charset, bool stylesheet);
+  /// Takes in a link of page `page` (`depth` hops from a root): the id of the URL it
+  /// references when that is checked (in scope, or external and checked), else nullopt.
+  std::optional<url_id> take_link(const page_link& link, url_id page, int depth, bool too_deep,
+                                  fetch_record& record);
+  // robots.txt and sitemaps (crawler_robots.cpp, crawler_sitemaps.cpp).
+  struct robots_state {
+    enum { unknown, fetching, ready, failed } what = unknown;
+    robots_rules rules;   // when ready
+    std::string problem;  // when failed: why
+    // When failed because the host is unreachable (refused, not found): its URLs fail so too.
+    std::optional<fetch_failure> unreachable;
+    std::string error;  // (unreachable) the failure, in words
+    int tries = 0;
+    std::optional<boost::asio::steady_timer> fetched;  // cancelled when no longer fetching
+  };
+  /// The robots.txt of `origin`, of which `target` is one URL: fetched by the first caller,
+  /// waited for by the others.
+  boost::asio::awaitable<const robots_state*> robots_for(origin_id origin,
+                                                         const http_target& target);
+  boost::asio::awaitable<void> fetch_robots(robots_state& state, const http_target& origin);
+  bool reads_sitemaps() const;
+  boost::asio::awaitable<void> read_sitemaps();
+  boost::asio::awaitable<void> read_sitemap(const std::string& url, std::deque<std::string>& more);
+  void take_sitemap(const std::string& url, const sitemap& listed, std::deque<std::string>& more);
+
+  /// Whether an out-of-scope `url` is checked: external checks are on and it is not excluded.
+  bool checks_external(const http_url& url) const;
+  url_id add_url(const http_url& url, int redirects_left, std::optional<url_id> referrer, int depth,
+                 url_role role = {});
   void halt();
   void fail(std::exception_ptr error);
   /// The headers for requests to `origin`, of which `target` is one, worked out once.
@@ -112,7 +159,11 @@ class crawler {
   boost::asio::strand<boost::asio::thread_pool::executor_type> big_page_parser_;
   std::stop_source parse_stop_;  // requested when the crawl stops: parses under way end
   std::size_t parsing_ = 0;
-  std::vector<std::optional<std::vector<http_header>>> headers_by_origin_;  // by origin_id
+  // By origin_id; a deque, so that the headers of an origin stay in place as origins come.
+  std::deque<std::optional<std::vector<http_header>>> headers_by_origin_;
+  std::deque<robots_state> robots_;    // by origin_id
+  std::vector<url_id> sitemap_pages_;  // the pages the sitemaps list
+  std::size_t root_count_ = 0;         // the roots are the first URLs added
 
   // The URLs seen, who links to them, and the records; the result shares it.
   std::shared_ptr<crawl_store> store_ = std::make_shared<crawl_store>();

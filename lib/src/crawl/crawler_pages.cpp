@@ -1,4 +1,5 @@
-// What a response leads to: the target of a redirect, or the links of a page. Part of
+// What a response leads to: the target of a redirect, or the references of a page or
+// stylesheet. Part of
 // crawler (see crawler.hpp); fetch() in crawler.cpp calls these.
 
 #include <spdlog/spdlog.h>
@@ -7,8 +8,11 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "config/plan_details.hpp"
 #include "crawl/crawler.hpp"
+#include "css/css_links.hpp"
 #include "http/content_type.hpp"
+#include "text/ascii.hpp"
 #include "url/url.hpp"
 
 namespace corocrawl {
@@ -18,8 +22,10 @@ namespace asio = boost::asio;
 namespace {
 
 // A plain function, not a lambda: GCC 12 frees a coroutine lambda's captures twice.
-asio::awaitable<page_links> links_of(std::string body, std::string page_url, parse_limits limits) {
-  co_return extract_links_taking(std::move(body), page_url, limits);
+asio::awaitable<page_links> links_of(std::string body, std::string page_url, std::string charset,
+                                     bool stylesheet, parse_limits limits) {
+  if (stylesheet) co_return extract_css_links(body, page_url, charset);
+  co_return extract_links_taking(std::move(body), page_url, limits, charset);
 }
 
 // The parse is not cancelled with the worker: Asio 1.81's co_spawn passes cancellation on to
@@ -51,7 +57,8 @@ void crawler::follow_redirect(const work_item& item, const http_response& respon
     return;
   }
   const auto next_url = http_url::of(*next);
-  if (!next_url || !scope_.allows(*next_url)) {
+  const bool in_scope = next_url && scope_.allows(*next_url);
+  if ((!in_scope && !(next_url && checks_external(*next_url))) || plan_.get().status.skips(*next)) {
     spdlog::debug("not following redirect from {} to {}: out of scope", record.url, *next);
     return;
   }
@@ -61,23 +68,34 @@ void crawler::follow_redirect(const work_item& item, const http_response& respon
     return;
   }
   spdlog::debug("redirect to {} from {}", *next, record.url);
-  add_url(*next_url, item.redirects_left - 1, item.url, store_->depth(item.url));
+  add_url(*next_url, item.redirects_left - 1, item.url, store_->depth(item.url),
+          {.external = !in_scope, .resource = store_->resource(item.url)});
+}
+
+bool crawler::checks_external(const http_url& url) const {
+  return options_.external && url.text().size() <= max_url_length && !scope_.excluded(url.text());
 }
 
 asio::awaitable<void> crawler::read_page(const work_item& item, http_response response,
-                                         fetch_record& record) {
+                                         fetch_record& record,
+                                         std::optional<std::vector<std::string>>& anchors) {
   record.status = response.status;
-  record.size = response.body.size();
+  // The decoded body; of a body read but not kept (a type not parsed), the bytes received.
+  record.size = response.body.empty() ? response.body_received : response.body.size();
   const auto media = parse_content_type(response.content_type);
   if (!media) co_return;
   record.content_type = media->type;
   record.encoding = media->charset;
-  if (!is_markup(media->type)) co_return;
-  if (!record.encoding) record.encoding = "utf-8";
-  if (response.status / 100 != 2) co_return;  // error pages' links are not the site's
+  if (!is_markup(media->type) && !is_css(media->type)) co_return;
+  if (!record.encoding && is_markup(media->type)) record.encoding = "utf-8";
+  // Error pages' links are not the site's; other sites are checked, never crawled.
+  if (response.status / 100 != 2 || record.external || response.body.empty()) co_return;
 
-  auto page = co_await parse(std::move(response.body), record.url);
+  auto page = co_await parse(std::move(response.body), record.url, media->charset.value_or(""),
+                             is_css(media->type));
   if (stopping_) co_return;
+  // The charset declared, else the one the page was read in.
+  if (!media->charset) record.encoding = ascii::to_lower(page.encoding);
   if (page.outcome == parse_outcome::gave_up) {
     spdlog::warn(
         "{}: the HTML parser gave up on this page (an assertion in gumbo failed): "
@@ -86,39 +104,68 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   } else if (page.outcome == parse_outcome::over_budget) {
     spdlog::warn("{}: parsing this page took too long: only the links found by then are followed",
                  record.url);
+  } else if (page.outcome == parse_outcome::complete && is_html(media->type)) {
+    anchors = std::move(page.anchors);
   }
   const int depth = store_->depth(item.url) + 1;  // of the pages this one links to
   const bool too_deep = options_.max_depth && depth > *options_.max_depth;
-  for (const page_link& entry : page.links) {
-    const std::string& link = entry.url;
-    if (link.size() > max_url_length)
-      spdlog::warn("{}: not following a link of {} bytes (the limit is {})", record.url,
-                   link.size(), max_url_length);
-    // A URL seen before passed the scope (or is a root): its patterns are not searched again.
-    if (const auto seen = store_->find(link)) {
-      ++record.num_urls;
-      store_->note_link(item.url, *seen);
-      store_->note_depth(*seen, depth);
-      continue;
-    }
-    const auto url = http_url::of(link);  // the link taken apart once, here
-    if (!url || !scope_.allows(*url)) continue;
-    ++record.num_urls;
-    if (!too_deep) {
-      ++record.num_new_urls;
-      add_url(*url, options_.max_redirect, item.url, depth);
-    }
+  std::vector<std::optional<url_id>> ids;
+  ids.reserve(page.links.size());
+  for (const auto& link : page.links)
+    ids.push_back(take_link(link, item.url, depth, too_deep, record));
+  for (const auto& reference : page.references) {
+    const auto id = ids[reference.link];
+    if (!id) continue;
+    const source_at source{.page = item.url,
+                           .element = reference.element,
+                           .attribute = reference.attribute,
+                           .line = reference.line,
+                           .column = reference.column};
+    store_->note_source(*id, source);
+    if (reference.fragment && options_.fragments && !store_->external(*id))
+      store_->note_fragment(*id, *reference.fragment, source);
   }
   if (record.num_urls > 0)
     spdlog::debug("got {} distinct urls from {}", record.num_urls, record.url);
 }
 
+std::optional<crawler::url_id> crawler::take_link(const page_link& link, url_id page, int depth,
+                                                  bool too_deep, fetch_record& record) {
+  if (link.url.size() > max_url_length) {
+    spdlog::warn("{}: not following a link of {} bytes (the limit is {})", record.url,
+                 link.url.size(), max_url_length);
+    return std::nullopt;
+  }
+  const bool resource = link.kind == reference_kind::resource;
+  // A URL seen before passed the scope (or is a root): its patterns are not searched again.
+  if (const auto seen = store_->find(link.url)) {
+    if (!store_->external(*seen)) ++record.num_urls;
+    store_->note_link(page, *seen);
+    store_->note_depth(*seen, depth);
+    if (!resource) store_->mark_resource(*seen, false);  // read when fetched: GET it
+    return seen;
+  }
+  const auto url = http_url::of(link.url);  // the link taken apart once, here
+  if (!url || plan_.get().status.skips(link.url)) return std::nullopt;  // mailto:, data: ...
+  if (scope_.allows(*url)) {
+    ++record.num_urls;
+    if (too_deep) return std::nullopt;
+    ++record.num_new_urls;
+    return add_url(*url, options_.max_redirect, page, depth, {.resource = resource});
+  }
+  if (too_deep || !checks_external(*url)) return std::nullopt;
+  return add_url(*url, options_.max_redirect, page, depth,
+                 {.external = true, .resource = resource});
+}
+
 // Parsed on the pool; this resumes on the crawl's thread, where the seen-set lives. (The
 // parse is made outside the co_await's full expression: GCC 12 destroys some of its
 // temporaries twice.)
-asio::awaitable<page_links> crawler::parse(std::string body, const std::string& page_url) {
+asio::awaitable<page_links> crawler::parse(std::string body, const std::string& page_url,
+                                           std::string charset, bool stylesheet) {
   const bool big = body.size() > big_page;
-  auto job = links_of(std::move(body), page_url, {.stop = parse_stop_.get_token()});
+  auto job = links_of(std::move(body), page_url, std::move(charset), stylesheet,
+                      {.stop = parse_stop_.get_token()});
   ++parsing_;
   page_links page;
   if (big) {

@@ -1,5 +1,5 @@
 #pragma once
-// Where the crawler's requests go: one GET per call, with the http_client's shape. The crawl
+// Where the crawler's requests go: one request per call, with the http_client's shape. The crawl
 // is run with an http_fetcher; tests give it a fetcher that answers from memory.
 
 #include <boost/asio/any_io_executor.hpp>
@@ -15,10 +15,12 @@ class fetcher {
  public:
   virtual ~fetcher() = default;
 
-  /// GETs `target` once with `headers` added: a response, or an error code and its words.
-  /// Cancellation (the awaiting coroutine's cancellation slot) aborts it.
+  /// Requests `target` once as `mode` says (see fetch_mode), with `headers` added: a
+  /// response, or an error code and its words. Cancellation (the awaiting coroutine's
+  /// cancellation slot) aborts it.
   virtual boost::asio::awaitable<http_client::result> get(const http_target& target,
-                                                          std::span<const http_header> headers) = 0;
+                                                          std::span<const http_header> headers,
+                                                          fetch_mode mode) = 0;
 
   /// Requests sent and connections opened so far.
   virtual std::uint64_t requests() const = 0;
@@ -33,8 +35,9 @@ class http_fetcher final : public fetcher {
       : client_(std::move(executor), std::move(options)) {}
 
   boost::asio::awaitable<http_client::result> get(const http_target& target,
-                                                  std::span<const http_header> headers) override {
-    return client_.get(target, headers);
+                                                  std::span<const http_header> headers,
+                                                  fetch_mode mode) override {
+    return client_.get(target, headers, mode);
   }
   std::uint64_t requests() const override { return client_.requests(); }
   std::uint64_t connections() const override { return client_.connections(); }

@@ -89,6 +89,10 @@ void awaitable_frontier::back_off(origin_id origin, time_point until) {
 
 void awaitable_frontier::task_done(const item& it) {
   book_.release(it.origin);
+  end_work();
+}
+
+void awaitable_frontier::end_work() {
   if (--unfinished_ == 0)
     for (auto* joiner : joiners_)
       joiner->notify();

@@ -55,6 +55,11 @@ class awaitable_frontier {
   /// free again and one item fewer is unfinished.
   void task_done(const item& it);
 
+  /// Work other than items (reading sitemaps, which push items) counts as one unfinished
+  /// item from begin_work() to its end_work(), so that join() waits for it too.
+  void begin_work() { ++unfinished_; }
+  void end_work();
+
   /// Waits until no item pushed is unfinished, or the frontier is closed; when cancelled,
   /// returns (or throws operation_aborted, as pop()) at once.
   boost::asio::awaitable<void> join();

@@ -21,12 +21,14 @@
 #include <utility>
 #include <vector>
 
+#include "css/css_links.hpp"
 #include "html/html_scan.hpp"
 #include "html/link_tags.hpp"
 #include "html/markup_limiter.hpp"
 #include "html/parse_guard.hpp"
 #include "html/text_positions.hpp"
 #include "text/ascii.hpp"
+#include "text/charset.hpp"
 #include "url/url.hpp"
 
 namespace corocrawl {
@@ -522,7 +524,11 @@ struct place {
 // listed once in the order first found.
 class reference_list {
  public:
-  explicit reference_list(std::string base) : base_(std::move(base)) {}
+  // `encoding`: the page's, in which queries are encoded (when it is not UTF-8).
+  reference_list(std::string base, std::string_view encoding)
+      : base_(std::move(base)),
+        legacy_encoding_(!charset::is_utf8(encoding)),
+        encoding_(encoding) {}
 
   // Adds the references of `found` (one attribute's value) at `at`.
   void add(const found_reference& found, const place& at) {
@@ -543,11 +549,12 @@ class reference_list {
   void take_into(page_links& page) && {
     page.links = std::move(links_);
     page.references = std::move(references_);
+    page.base = std::move(base_);
   }
 
  private:
   void add(std::string_view written, const found_reference& found, const place& at) {
-    auto url = resolve_link(base_, written);
+    auto url = resolve_link(base_, legacy_encoding_ ? query_in_encoding(written) : written);
     if (!url) return;
     auto [entry, added] = index_.try_emplace(*url, static_cast<std::uint32_t>(links_.size()));
     if (added) {
@@ -563,7 +570,21 @@ class reference_list {
     references_.push_back(std::move(reference));
   }
 
+  // The URL standard encodes a link's query in the page's encoding (its path in UTF-8).
+  std::string query_in_encoding(std::string_view written) const {
+    const std::size_t query = written.find('?');
+    const std::size_t end = std::min(written.find('#'), written.size());
+    if (query == std::string_view::npos || query > end) return std::string(written);
+    const std::string_view text = written.substr(query + 1, end - query - 1);
+    if (std::ranges::all_of(text, [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+      return std::string(written);
+    return std::string(written.substr(0, query + 1)) + charset::encode_for_query(text, encoding_) +
+           std::string(written.substr(end));
+  }
+
   std::string base_;
+  bool legacy_encoding_;
+  std::string_view encoding_;  // static
   std::vector<page_link> links_;
   std::vector<page_reference> references_;
   std::unordered_map<std::string, std::uint32_t> index_;
@@ -592,7 +613,7 @@ std::string_view tag_name_at(std::string_view html, std::size_t lt, std::string&
 // The whole tree of `markup`, a limited copy of `html` (see `map`).
 page_links references_of_markup(std::string_view html, std::string_view markup,
                                 const offset_map& map, std::string_view page_url,
-                                parse_watch& watch) {
+                                std::string_view encoding, parse_watch& watch) {
   page_links page;
   page.outcome = parse(markup, watch, [&](const found_links& found) {
     // Where each element's tag is in the page, and the positions of those (and of <style>
@@ -634,7 +655,7 @@ page_links references_of_markup(std::string_view html, std::string_view markup,
       return tag_name_at(html, at, name);
     };
 
-    reference_list list(base_url(page_url, found.base_href));
+    reference_list list(base_url(page_url, found.base_href), encoding);
     for (std::size_t i = 0; i < found.references.size(); ++i) {
       if (const auto ended = watch.poll()) {
         page.outcome = *ended;
@@ -666,7 +687,8 @@ page_links references_of_markup(std::string_view html, std::string_view markup,
 
 // Each chunk is parsed and freed in turn, so only one small tree is in memory at a time. A
 // chunk gumbo gives up on leaves the others to be read; a stop or the budget ends the reading.
-page_links references_of_tags(link_tags& tags, std::string_view page_url, parse_watch& watch) {
+page_links references_of_tags(link_tags& tags, std::string_view page_url, std::string_view encoding,
+                              parse_watch& watch) {
   page_links page;
   std::string base(page_url);
   if (!tags.base.empty()) {
@@ -674,7 +696,7 @@ page_links references_of_tags(link_tags& tags, std::string_view page_url, parse_
       base = base_url(page_url, found.base_href);
     });
   }
-  reference_list list(std::move(base));
+  reference_list list(std::move(base), encoding);
   for (link_chunk& chunk : tags.chunks) {
     if (page.outcome == parse_outcome::stopped || page.outcome == parse_outcome::over_budget) break;
     const auto place_of = [&](const GumboNode* node) -> const tag_place* {
@@ -721,13 +743,13 @@ page_links references_of_tags(link_tags& tags, std::string_view page_url, parse_
 }
 
 page_links parse_links(std::string_view html, std::string_view page_url, markup_reading reading,
-                       std::string* owned, const parse_limits& limits) {
+                       std::string_view encoding, std::string* owned, const parse_limits& limits) {
   if (html.empty()) return {};
   parse_watch watch(limits);
   if (reading == markup_reading::compact) {
     if (std::optional<link_tags> tags = read_link_tags(html)) {
       if (owned != nullptr) std::string{}.swap(*owned);
-      return references_of_tags(*tags, page_url, watch);
+      return references_of_tags(*tags, page_url, encoding, watch);
     }
   }
   // The page stays: the places of what the tree holds are counted in it.
@@ -735,19 +757,40 @@ page_links parse_links(std::string_view html, std::string_view page_url, markup_
   offset_map map;
   const std::string_view markup =
       limit_markup(html, reading != markup_reading::whole, limited, &map);
-  return references_of_markup(html, markup, map, page_url, watch);
+  return references_of_markup(html, markup, map, page_url, encoding, watch);
+}
+
+// Decodes the page (`owned`, when it may be freed early, holds it) as HTML's encoding
+// sniffing says, reads it, and adds the references of its inline CSS.
+page_links read_page(std::string_view bytes, std::string_view page_url, markup_reading reading,
+                     std::string_view http_charset, std::string* owned,
+                     const parse_limits& limits) {
+  const auto sniffed = charset::sniff_html(bytes, http_charset);
+  bytes.remove_prefix(sniffed.bom_length);
+  std::optional<std::string> decoded;
+  if (!charset::is_utf8(sniffed.encoding)) decoded = charset::decode(bytes, sniffed.encoding);
+  if (decoded) {
+    if (owned != nullptr) std::string{}.swap(*owned);
+    owned = &*decoded;
+    bytes = *decoded;
+  }
+  page_links page = parse_links(bytes, page_url, reading, sniffed.encoding, owned, limits);
+  if (page.base.empty()) page.base = page_url;
+  page.encoding = sniffed.encoding;
+  add_inline_css_references(page, page.base);
+  return page;
 }
 
 }  // namespace
 
 page_links extract_references(std::string_view html, std::string_view page_url,
-                              markup_reading reading) {
-  return parse_links(html, page_url, reading, nullptr, parse_limits{});
+                              markup_reading reading, std::string_view http_charset) {
+  return read_page(html, page_url, reading, http_charset, nullptr, parse_limits{});
 }
 
 std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,
                                        markup_reading reading) {
-  page_links page = parse_links(html, page_url, reading, nullptr, parse_limits{});
+  page_links page = read_page(html, page_url, reading, {}, nullptr, parse_limits{});
   std::vector<std::string> urls;
   urls.reserve(page.links.size());
   for (page_link& link : page.links)
@@ -756,9 +799,9 @@ std::vector<std::string> extract_links(std::string_view html, std::string_view p
 }
 
 page_links extract_links_taking(std::string&& html, std::string_view page_url,
-                                const parse_limits& limits) {
+                                const parse_limits& limits, std::string_view http_charset) {
   std::string page = std::move(html);
-  return parse_links(page, page_url, markup_reading::compact, &page, limits);
+  return read_page(page, page_url, markup_reading::compact, http_charset, &page, limits);
 }
 
 }  // namespace corocrawl

@@ -72,6 +72,8 @@ struct page_links {
   std::vector<page_reference> references;  ///< every reference
   std::vector<std::string> anchors;        ///< ids and <a name>s (not in <template> content)
   std::vector<inline_css> styles;
+  std::string base;      ///< the URL relative references were resolved against
+  std::string encoding;  ///< the page's, as sniffed (WHATWG name: "UTF-8", "windows-1252" ...)
   parse_outcome outcome = parse_outcome::complete;
 };
 
@@ -80,8 +82,12 @@ struct page_links {
 /// page and its parse tree are not in memory at once (a page the compact reading gives up on
 /// stays until its positions are counted). Says whether the parse completed (else it found
 /// none or only some references).
+/// The page's bytes are decoded first, by the encoding HTML's sniffing gives (a BOM, then
+/// `http_charset` from its Content-Type, then a <meta> charset, else UTF-8 when valid, else
+/// windows-1252); queries of its links are encoded in that encoding, as browsers do.
 page_links extract_links_taking(std::string&& html, std::string_view page_url,
-                                const parse_limits& limits = {});
+                                const parse_limits& limits = {},
+                                std::string_view http_charset = {});
 
 /// Makes the assert guard SIGABRT's action, unless it is already: the action in place is kept as
 /// the one every SIGABRT but an assert inside a parse goes to (run_crawl in corocrawl/crawl.hpp
@@ -120,13 +126,16 @@ enum class markup_reading { compact, shrunk, whole };
 /// (see resolve_link); links are those URLs, distinct, in document order (reading tags,
 /// compact gives source order, which differs where misnested markup makes the tree builder
 /// move elements). Also the page's anchors (id on any element, name on <a>, outside template
-/// content), and its inline CSS (<style> text as written, style attributes decoded). Nothing
-/// in comments, <script>, <style> or text is a reference. Any scheme is returned (mailto:,
-/// data: ...); values that cannot be resolved are skipped. Never throws on malformed markup or
-/// invalid UTF-8; a page that still trips one of gumbo's assert()s gives nothing (gumbo prints
-/// the assertion to stderr).
+/// content), and its inline CSS (<style> text as written, style attributes decoded), whose
+/// url(), image-set() and @import references are among the references too (see
+/// add_inline_css_references in css/css_links.hpp). Nothing in comments, <script> or text is
+/// a reference. The bytes are decoded as extract_links_taking says. Any scheme is returned
+/// (mailto:, data: ...); values that cannot be resolved are skipped. Never throws on malformed
+/// markup or invalid UTF-8; a page that still trips one of gumbo's assert()s gives nothing (gumbo
+/// prints the assertion to stderr).
 page_links extract_references(std::string_view html, std::string_view page_url,
-                              markup_reading reading = markup_reading::compact);
+                              markup_reading reading = markup_reading::compact,
+                              std::string_view http_charset = {});
 
 /// The URLs of extract_references(html, page_url, reading).links.
 std::vector<std::string> extract_links(std::string_view html, std::string_view page_url,

@@ -123,6 +123,14 @@ bool is_html(std::string_view type) {
   return ascii::iequals(t, "text/html") || ascii::iequals(t, "application/xhtml+xml");
 }
 
+bool is_css(std::string_view type) {
+  return ascii::iequals(bare_type(type), "text/css");
+}
+
+bool is_parsed_type(std::string_view type) {
+  return is_markup(type) || is_css(type);
+}
+
 std::string_view content_type_for_path(std::string_view path) {
   const std::size_t name_start = path.find_last_of("/\\");
   const std::string_view name =

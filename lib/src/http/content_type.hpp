@@ -23,6 +23,13 @@ bool is_markup(std::string_view type);
 /// True for text/html and application/xhtml+xml.
 bool is_html(std::string_view type);
 
+/// True for text/css.
+bool is_css(std::string_view type);
+
+/// True for the media types the crawler reads the body of to find references: markup and
+/// CSS. Of anything else a check needs only the header.
+bool is_parsed_type(std::string_view type);
+
 /// The Content-Type header to serve a file with, chosen by its extension (case-insensitive);
 /// "application/octet-stream" for unknown ones. Text types carry "; charset=utf-8".
 std::string_view content_type_for_path(std::string_view path);

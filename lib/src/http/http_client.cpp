@@ -20,7 +20,9 @@
 #include <variant>
 
 #include "corocrawl/errors.hpp"
+#include "http/content_type.hpp"
 #include "http/decompress.hpp"
+#include "http/response_body.hpp"
 #include "url/host.hpp"
 
 namespace corocrawl {
@@ -69,27 +71,64 @@ http_client::result failure(const error_code& ec) {
   return {ec, describe(ec), {}};
 }
 
-using response_parser = http::response_parser<http::string_body>;
+using response_parser = http::response_parser<response_body>;
 
-// Reads the response to a request into `parser`, skipping interim (1xx) responses: each gets
-// a fresh parser, and the final one follows on the same connection. `got_some` says whether
-// any byte of any of them came.
-asio::awaitable<error_code> read_final_response(http_connection& conn,
-                                                std::optional<response_parser>& parser,
-                                                std::uint64_t max_body, bool& got_some) {
+// A body not read for its content (get_if_parsed) is still read, and dropped, when it is
+// announced this small: cheaper than a new connection.
+constexpr std::uint64_t small_body = 64 * 1024;
+
+// Reads the header of the response to a request into `parser`, skipping interim (1xx)
+// responses: each gets a fresh parser, and the final one follows on the same connection.
+// `got_some` says whether any byte of any of them came. The body, if any, is left to
+// read_body; a response to HEAD has none.
+asio::awaitable<error_code> read_final_header(http_connection& conn,
+                                              std::optional<response_parser>& parser, bool head,
+                                              bool& got_some) {
   for (;;) {
     parser.emplace();
     parser->header_limit(header_limit);
-    parser->body_limit(max_body);
+    parser->body_limit(boost::none);  // read_body sets the limit once the header is read
+    if (head) parser->skip(true);
     auto [ec, read] = co_await std::visit(
-        [&](auto& s) { return http::async_read(s, conn.buffer, *parser, use_tuple); }, conn.stream);
+        [&](auto& s) { return http::async_read_header(s, conn.buffer, *parser, use_tuple); },
+        conn.stream);
     got_some = got_some || parser->got_some();
-    // TLS servers often end a close-delimited body without a close_notify.
-    if (ec == ssl::error::stream_truncated && parser->got_some() && !parser->is_done())
-      parser->put_eof(ec);
     if (ec || parser->get().result_int() / 100 != 1) co_return ec;
     if (parser->get().result_int() == 101) co_return fetch_errc::unasked_upgrade;
   }
+}
+
+// Reads the rest of the body into `parser`, stopping with body_too_large once more than
+// `limit` bytes have come or are announced by a chunk (the body then holds the part read, at
+// most `limit` bytes). A body of announced length is read up to the limit whatever length it
+// announces, so that the part read can be parsed; Beast's own limit ends the others as soon as
+// they pass it.
+asio::awaitable<error_code> read_body(http_connection& conn, response_parser& parser,
+                                      std::uint64_t limit) {
+  const auto announced = parser.content_length();
+  if (!announced) parser.body_limit(limit);  // no body octet is parsed yet
+  // Announced larger than the limit, the body is too large whatever happens to the part read.
+  const bool too_large = announced && *announced > limit;
+  auto& body = parser.get().body();
+  while (!parser.is_done()) {
+    if (body.size() > limit) break;
+    auto [ec, read] = co_await std::visit(
+        [&](auto& s) { return http::async_read_some(s, conn.buffer, parser, use_tuple); },
+        conn.stream);
+    // TLS servers often end a close-delimited body without a close_notify.
+    if (ec == ssl::error::stream_truncated && !parser.is_done()) parser.put_eof(ec);
+    if (ec == http::error::body_limit || (ec && too_large)) break;
+    if (ec) co_return ec;
+  }
+  if (parser.is_done() && body.size() <= limit) co_return error_code{};
+  if (body.size() > limit) body.resize(limit);
+  co_return fetch_errc::body_too_large;
+}
+
+// Whether a get_if_parsed request reads the body of the response whose header `parser` holds.
+bool wants_body(const response_parser& parser) {
+  const auto media = parse_content_type(parser.get()[http::field::content_type]);
+  return media && is_parsed_type(media->type);
 }
 
 http_client::result bad_status(unsigned status) {
@@ -147,8 +186,13 @@ const proxy_endpoint* http_client::proxy_for(const http_target& target) const {
   return &*proxy;
 }
 
+std::string_view method_name(fetch_mode mode) {
+  return mode == fetch_mode::head ? "HEAD" : "GET";
+}
+
 asio::awaitable<http_client::result> http_client::get(const http_target& target,
-                                                      std::span<const http_header> headers) {
+                                                      std::span<const http_header> headers,
+                                                      fetch_mode mode) {
   const auto* proxy = proxy_for(target);
   // Plain http through a proxy shares the connections to the proxy; anything else has its own.
   const auto route = proxy && !target.https ? "proxy " + host_and_port(proxy->host, proxy->port)
@@ -158,7 +202,7 @@ asio::awaitable<http_client::result> http_client::get(const http_target& target,
   if (auto conn = pool_.take_idle(route)) {
     conn->tcp().expires_after(options_.timeout);
     ++requests_;
-    auto exchanged = co_await exchange(*conn, target, proxy, headers);
+    auto exchanged = co_await exchange(*conn, target, proxy, headers, mode);
     if (!exchanged.closed_idle) {
       if (exchanged.reusable) pool_.put_idle(route, std::move(conn));
       co_return std::move(exchanged.outcome);
@@ -169,7 +213,7 @@ asio::awaitable<http_client::result> http_client::get(const http_target& target,
   std::unique_ptr<connection> conn;
   if (auto opened = co_await open(target, proxy, conn); opened.ec) co_return opened;
   ++requests_;
-  auto exchanged = co_await exchange(*conn, target, proxy, headers);
+  auto exchanged = co_await exchange(*conn, target, proxy, headers, mode);
   if (exchanged.reusable) pool_.put_idle(route, std::move(conn));
   co_return std::move(exchanged.outcome);
 }
@@ -304,12 +348,14 @@ asio::awaitable<http_client::result> http_client::handshake(connection& conn,
 
 asio::awaitable<http_client::exchange_result> http_client::exchange(
     connection& conn, const http_target& target, const proxy_endpoint* proxy,
-    std::span<const http_header> headers) {
+    std::span<const http_header> headers, fetch_mode mode) {
   // Through a proxy, plain http asks for the absolute URL; https went through a tunnel.
   const bool absolute_form = proxy && !target.https;
   const auto request_target =
       absolute_form ? "http://" + host_header(target) + target.target : target.target;
-  http::request<http::empty_body> request{http::verb::get, request_target, 11};
+  const bool head = mode == fetch_mode::head;
+  http::request<http::empty_body> request{head ? http::verb::head : http::verb::get, request_target,
+                                          11};
   request.set(http::field::host, host_header(target));
   request.set(http::field::user_agent, options_.user_agent);
   request.set(http::field::accept,
@@ -326,15 +372,30 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
 
   std::optional<response_parser> parser;
   bool got_some = false;
-  auto ec = co_await read_final_response(conn, parser, options_.max_body, got_some);
-  if (ec == http::error::body_limit) ec = fetch_errc::body_too_large;
-  if (ec && ec != fetch_errc::body_too_large)
-    co_return exchange_result{failure(ec), false, !got_some && is_closed_connection(ec)};
-
-  // The header is complete: even a body over the limit leaves a status to report.
+  auto ec = co_await read_final_header(conn, parser, head, got_some);
+  if (ec) co_return exchange_result{failure(ec), false, !got_some && is_closed_connection(ec)};
   auto& message = parser->get();
   const unsigned status = message.result_int();
   if (status < 100 || status > 599) co_return exchange_result{bad_status(status), false, false};
+
+  // The header is complete: even a body over the limit leaves a status to report.
+  bool body_kept = true;
+  if (mode == fetch_mode::get_header ||
+      (mode == fetch_mode::get_if_parsed && !wants_body(*parser))) {
+    body_kept = false;
+    const auto announced = parser->content_length();
+    if (!parser->is_done() && !(announced && *announced <= small_body)) {
+      exchange_result unread;  // the connection is not read further, so it is not reused
+      unread.outcome.response.status = status;
+      unread.outcome.response.location = message[http::field::location];
+      unread.outcome.response.content_type = message[http::field::content_type];
+      unread.outcome.response.retry_after = message[http::field::retry_after];
+      co_return unread;
+    }
+  }
+  ec = co_await read_body(conn, *parser, options_.max_body);
+  if (ec && ec != fetch_errc::body_too_large) co_return exchange_result{failure(ec), false, false};
+
   exchange_result exchanged;
   // The pool keeps it only if no byte waits past the response: those were not asked for.
   exchanged.reusable = !ec && parser->keep_alive();
@@ -344,16 +405,16 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
   response.content_type = message[http::field::content_type];
   response.retry_after = message[http::field::retry_after];
   response.body_received = message.body().size();
-  if (!ec) {
-    conn.tcp().expires_never();
+  if (!ec) conn.tcp().expires_never();
+  if (body_kept) {
     auto decoded = decode_content(message[http::field::content_encoding], std::move(message.body()),
                                   options_.max_body);
-    if (decoded.status == decode_status::too_large) {
-      ec = fetch_errc::body_too_large;
-    } else if (decoded.status != decode_status::ok) {
-      co_return exchange_result{{fetch_errc::bad_encoding, decoded.problem, {}}, false, false};
-    } else {
+    if (decoded.status == decode_status::ok) {
       response.body = std::move(decoded.body);
+    } else if (decoded.status == decode_status::too_large) {
+      ec = fetch_errc::body_too_large;
+    } else if (!ec) {  // a body cut at max_body may well not decode: its part is then lost
+      co_return exchange_result{{fetch_errc::bad_encoding, decoded.problem, {}}, false, false};
     }
   }
   if (ec) exchanged.outcome = {ec, describe(ec), std::move(response)};

@@ -31,12 +31,32 @@
 
 namespace corocrawl {
 
+/// What a request asks for.
+enum class fetch_mode : std::uint8_t {
+  /// GET, and the whole body up to max_body; a larger body is cut there (body_too_large, with
+  /// the part read).
+  get,
+  /// GET, reading the body only when its media type is one the crawler parses
+  /// (is_parsed_type), as `get` does; of any other response only the header is read: a body
+  /// announced small is read and dropped so the connection serves again, a larger or
+  /// unannounced one closes the connection.
+  get_if_parsed,
+  /// GET, reading only the header, as get_if_parsed does with a type not parsed.
+  get_header,
+  /// HEAD: the header alone.
+  head,
+};
+
+std::string_view method_name(fetch_mode mode);  ///< "GET" or "HEAD"
+
 struct http_response {
   unsigned status = 0;       ///< the final response's, 200-599: interim (1xx) ones are skipped
   std::string location;      ///< Location header; empty when absent
   std::string content_type;  ///< Content-Type header; empty when absent
   std::string retry_after;   ///< Retry-After header; empty when absent
-  std::string body;          ///< decoded (gzip and deflate undone)
+  /// Decoded (gzip and deflate undone); with body_too_large, the part read when it could be
+  /// decoded (else empty); empty when the mode did not ask for it.
+  std::string body;
   /// Body bytes received as sent (before decoding); with body_too_large, those read before
   /// reading stopped (0 when the Content-Length alone was too large).
   std::uint64_t body_received = 0;
@@ -53,7 +73,7 @@ class http_client {
   struct result {
     boost::system::error_code ec;  ///< set when there is no (complete) response
     std::string error;             ///< what went wrong, for humans, when `ec` is set
-    /// With body_too_large, the response's status and headers (its body is empty).
+    /// With body_too_large, the response's status and headers, and the part of the body read.
     http_response response;
   };
 
@@ -63,14 +83,15 @@ class http_client {
   http_client(const http_client&) = delete;
   http_client& operator=(const http_client&) = delete;
 
-  /// GETs `target` once with `headers` added, on a pooled keep-alive connection when one is
-  /// idle. A pooled connection that the server closed while idle is replaced by a fresh one
-  /// at once, without a failure. Waiting for a connection under the cap, or for a file
+  /// Requests `target` once as `mode` says, with `headers` added, on a pooled keep-alive connection
+  /// when one is idle. A pooled connection that the server closed while idle is replaced by a fresh
+  /// one at once, without a failure. Waiting for a connection under the cap, or for a file
   /// descriptor when the process has run out, is not counted against the time limit.
   /// Cancellation (the caller's cancellation slot) aborts it. Throws std::runtime_error when
   /// no descriptor frees up for a whole time limit while no connection is open.
   boost::asio::awaitable<result> get(const http_target& target,
-                                     std::span<const http_header> headers);
+                                     std::span<const http_header> headers,
+                                     fetch_mode mode = fetch_mode::get);
 
   /// Requests sent and connections opened (to servers or proxies) so far.
   std::uint64_t requests() const { return requests_; }
@@ -95,7 +116,8 @@ class http_client {
   boost::asio::awaitable<result> handshake(connection& conn, const http_target& target);
   boost::asio::awaitable<exchange_result> exchange(connection& conn, const http_target& target,
                                                    const proxy_endpoint* proxy,
-                                                   std::span<const http_header> headers);
+                                                   std::span<const http_header> headers,
+                                                   fetch_mode mode);
 
   boost::asio::any_io_executor executor_;
   http_client_options options_;

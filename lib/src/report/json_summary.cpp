@@ -35,27 +35,51 @@ json::object url_object(const fetch_record& r) {
           {"encoding", optional_text(r.encoding)},
           {"num_urls", r.num_urls},
           {"num_new_urls", r.num_new_urls},
-          {"referrer", optional_text(r.referrer)}};
+          {"referrer", optional_text(r.referrer)},
+          {"external", r.external},
+          {"method", json_text(r.method)}};
+}
+
+json::array text_array(const std::vector<std::string>& texts) {
+  json::array array;
+  for (const auto& text : texts)
+    array.emplace_back(json_text(text));
+  return array;
+}
+
+json::array sources_array(const std::vector<link_source>& sources) {
+  json::array array;
+  for (const auto& s : sources) {
+    array.emplace_back(json::object{{"page", json_text(s.page)},
+                                    {"element", json_text(s.element)},
+                                    {"attribute", json_text(s.attribute)},
+                                    {"line", s.line},
+                                    {"column", s.column}});
+  }
+  return array;
 }
 
 json::object broken_object(const broken_link& b) {
-  json::array referrers;
-  for (const auto& referrer : b.referrers)
-    referrers.emplace_back(json_text(referrer));
   return {{"url", json_text(b.url)},
           {"status", optional_number(b.status)},
           {"error", optional_text(b.error)},
-          {"referrers", std::move(referrers)}};
+          {"external", b.external},
+          {"referrers", text_array(b.referrers)},
+          {"sources", sources_array(b.sources)}};
 }
 
 json::object unchecked_object(const unchecked_url& u) {
-  return {{"url", json_text(u.url)}, {"referrer", optional_text(u.referrer)}};
+  return {{"url", json_text(u.url)},
+          {"referrer", optional_text(u.referrer)},
+          {"reason", optional_text(u.reason)}};
 }
 
 json::object skipped_object(const skipped_url& s) {
   return {{"url", json_text(s.url)},
           {"reason", json_text(s.reason)},
-          {"referrer", optional_text(s.referrer)}};
+          {"referrer", optional_text(s.referrer)},
+          {"referrers", text_array(s.referrers)},
+          {"sources", sources_array(s.sources)}};
 }
 
 // A JSON array written one element per line, one element at a time; stops early once the
@@ -113,12 +137,16 @@ void write_json_summary(std::ostream& out, const crawl_result& result,
   write_array(out, result.records, url_object);
   out << ",\n\"broken\":";
   write_array(out, result.broken, broken_object);
+  out << ",\n\"warnings\":";
+  write_array(out, result.warnings, broken_object);
   out << ",\n\"rate_limited\":";
   write_array(out, result.rate_limited, broken_object);
   out << ",\n\"unchecked\":";
   write_array(out, result.unchecked, unchecked_object);
   out << ",\n\"skipped\":";
   write_array(out, result.skipped, skipped_object);
+  out << ",\n\"orphans\":";
+  write_array(out, result.orphans, [](const std::string& url) { return json_text(url); });
   out << "}\n";
 }
 

@@ -1,6 +1,7 @@
 // The human report, the chapter's "*** Report ***" in spirit: a line per URL, the broken links
-// with the pages that link to them, what was left unchecked or skipped, the counters and a
-// one-line verdict.
+// with where pages reference them, warnings, what was left unchecked or skipped, sitemap
+// orphans, the counters and a one-line verdict.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -42,15 +43,29 @@ void write_url_line(std::ostream& out, const fetch_record& r) {
   out << '\n';
 }
 
+// Each place a page references the URL ("page:line:column element attribute", as editors
+// and terminals link them), then the referrers that reference it otherwise (a redirect).
+void write_sources(std::ostream& out, const std::vector<link_source>& sources,
+                   const std::vector<std::string>& referrers) {
+  for (const auto& s : sources) {
+    out << "    " << shown(s.page) << ':' << s.line << ':' << s.column << ' ' << shown(s.element)
+        << ' ' << shown(s.attribute) << '\n';
+  }
+  for (const auto& referrer : referrers) {
+    if (std::ranges::find(sources, referrer, &link_source::page) == sources.end())
+      out << "    linked from " << shown(referrer) << '\n';
+  }
+}
+
 void write_links(std::ostream& out, std::string_view title, const std::vector<broken_link>& links) {
   if (links.empty()) return;
   out << title << " (" << links.size() << "):\n";
   for (const auto& b : links) {
     out << "  " << shown(b.url) << ' ' << status_text(b.status);
     if (b.error) out << ' ' << shown(*b.error);
+    if (b.external) out << " (external)";
     out << '\n';
-    for (const auto& referrer : b.referrers)
-      out << "    linked from " << shown(referrer) << '\n';
+    write_sources(out, b.sources, b.referrers);
   }
 }
 
@@ -72,7 +87,9 @@ void write_some(std::ostream& out, std::string_view title, const std::vector<Ite
 
 void write_unchecked(std::ostream& out, const std::vector<unchecked_url>& unchecked) {
   write_some(out, "Left unchecked", unchecked, [&out](const unchecked_url& u) {
-    out << "  " << shown(u.url) << '\n';
+    out << "  " << shown(u.url);
+    if (u.reason) out << " (" << shown(*u.reason) << ')';
+    out << '\n';
     write_referrer(out, u.referrer);
   });
 }
@@ -80,8 +97,14 @@ void write_unchecked(std::ostream& out, const std::vector<unchecked_url>& unchec
 void write_skipped(std::ostream& out, const std::vector<skipped_url>& skipped) {
   write_some(out, "Skipped", skipped, [&out](const skipped_url& s) {
     out << "  " << shown(s.url) << " (" << shown(s.reason) << ")\n";
-    write_referrer(out, s.referrer);
+    if (s.sources.empty() && s.referrers.empty()) write_referrer(out, s.referrer);
+    write_sources(out, s.sources, s.referrers);
   });
+}
+
+void write_orphans(std::ostream& out, const std::vector<std::string>& orphans) {
+  write_some(out, "Orphans (in a sitemap, linked from no page)", orphans,
+             [&out](const std::string& url) { out << "  " << shown(url) << '\n'; });
 }
 
 std::string count_of(std::size_t n, std::string_view noun) {
@@ -122,6 +145,7 @@ void write_text_report(std::ostream& out, const crawl_result& result, const craw
                        bool errors_only) {
   if (errors_only) {
     write_links(out, "Broken links", result.broken);
+    write_links(out, "Warnings", result.warnings);
     write_links(out, "Rate limited (429)", result.rate_limited);
     write_unchecked(out, result.unchecked);
     write_verdict(out, result, options.fail_on_rate_limit);
@@ -131,9 +155,11 @@ void write_text_report(std::ostream& out, const crawl_result& result, const craw
   for (const auto& record : result.records)
     write_url_line(out, record);
   write_links(out, "Broken links", result.broken);
+  write_links(out, "Warnings", result.warnings);
   write_links(out, "Rate limited (429)", result.rate_limited);
   write_unchecked(out, result.unchecked);
   write_skipped(out, result.skipped);
+  write_orphans(out, result.orphans);
 
   const double secs = result.elapsed.count();
   char timing[128];

@@ -13,6 +13,7 @@ crawl_store::url_id crawl_store::add_url(std::string_view url, std::optional<url
   auto& added = entries_.emplace_back();
   added.depth = static_cast<std::uint16_t>(std::clamp(depth, 0, kMaxDepth));
   if (referrer) {
+    added.linked = *referrer != id;
     added.referrer = *referrer;
     referrer_lists_.add(added.referrers, *referrer);
   }
@@ -28,16 +29,38 @@ void crawl_store::skip(url_id id, std::string_view reason) {
   entries_[id].error = label(std::string(reason));
 }
 
+void crawl_store::hold(url_id id, std::string_view reason) {
+  entries_[id].held = true;
+  entries_[id].error = label(std::string(reason));
+}
+
 void crawl_store::note_link(url_id from, url_id to) {
   auto& target = entries_[to];
+  target.linked = target.linked || from != to;
   if (!target.finished || target.keeps_referrers) referrer_lists_.add(target.referrers, from);
 }
 
-void crawl_store::finish(url_id id, const fetch_record& record, bool keep_referrers) {
+void crawl_store::note_source(url_id to, const source_at& source) {
+  auto& target = entries_[to];
+  if (!target.finished || target.keeps_referrers) source_lists_.add(target.sources, stored(source));
+}
+
+void crawl_store::note_fragment(url_id to, std::string_view fragment, const source_at& source) {
+  if (fragment_checks::always_present(fragment)) return;
+  fragments_.note(to, fragment, stored(source), page_state_of(to));
+}
+
+void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning,
+                         std::optional<std::span<const std::string>> anchors) {
   auto& done = entries_[id];
   done.finished = true;
-  done.keeps_referrers = keep_referrers;
-  if (!keep_referrers) referrer_lists_.clear(done.referrers);
+  done.meaning = static_cast<std::uint8_t>(meaning);
+  done.keeps_referrers = meaning != verdict::ok;
+  if (!done.keeps_referrers) {
+    referrer_lists_.clear(done.referrers);
+    source_lists_.clear(done.sources);
+  }
+  done.head = record.method == "HEAD";
   done.size_low = static_cast<std::uint32_t>(record.size);
   done.size_high = static_cast<std::uint32_t>(record.size >> 32);
   done.num_urls = static_cast<std::uint32_t>(record.num_urls);
@@ -47,6 +70,92 @@ void crawl_store::finish(url_id id, const fetch_record& record, bool keep_referr
   done.next_url = label(record.next_url);
   done.error = label(record.error);
   done.kind = kind_of(record);
+  done.anchors = anchors.has_value();
+  if (anchors) {
+    fragments_.page_parsed(id, *anchors);
+  } else {
+    fragments_.page_done(id, [this](url_id url) { return page_state_of(url); });
+  }
+}
+
+// Where `id`'s redirects end, and what is known of that page's ids.
+fragment_checks::page_state crawl_store::page_state_of(url_id id) const {
+  using state = fragment_checks::page_state;
+  constexpr int kMaxHops = 64;  // a redirect chain the crawl would not follow anyway
+  for (int hop = 0; hop < kMaxHops; ++hop) {
+    const auto& e = entries_[id];
+    if (!e.finished) return {is_skipped(e) ? state::unchecked : state::not_yet, id};
+    if (e.anchors) return {state::anchors, id};
+    const auto next =
+        e.next_url != kNone && e.error == kNone ? find(labels_[e.next_url]) : std::nullopt;
+    if (!next) return {state::unchecked, id};
+    id = *next;
+  }
+  return {state::unchecked, id};
+}
+
+stored_source crawl_store::stored(const source_at& source) {
+  std::pair<std::string, std::string> tag{source.element, source.attribute};
+  auto it = tag_ids_.find(tag);
+  if (it == tag_ids_.end()) {
+    it = tag_ids_.emplace(tag, static_cast<std::uint32_t>(tags_.size())).first;
+    tags_.push_back(std::move(tag));
+  }
+  return {.page = source.page, .line = source.line, .column = source.column, .tag = it->second};
+}
+
+link_source crawl_store::source_of(const stored_source& source) const {
+  const auto& [element, attribute] = tags_[source.tag];
+  return {.page = std::string(urls_[source.page]),
+          .element = element,
+          .attribute = attribute,
+          .line = source.line,
+          .column = source.column};
+}
+
+std::vector<link_source> crawl_store::sources(url_id id) const {
+  std::vector<link_source> all;
+  for (const stored_source& source : source_lists_.entries(entries_[id].sources))
+    all.push_back(source_of(source));
+  std::ranges::sort(all);
+  return all;
+}
+
+broken_link crawl_store::problem(url_id id) const {
+  const auto& e = entries_[id];
+  broken_link link{.url = std::string(urls_[id]),
+                   .error = text(e.error),
+                   .referrers = referrers(id),
+                   .sources = sources(id),
+                   .external = e.external};
+  if (e.status != 0) link.status = e.status;
+  return link;
+}
+
+std::vector<broken_link> crawl_store::missing_fragments() const {
+  std::map<std::pair<url_id, std::string_view>, broken_link> by_url;
+  for (const auto& missing : fragments_.missing_fragments()) {
+    auto [it, added] = by_url.try_emplace({missing.target, missing.fragment});
+    auto& link = it->second;
+    if (added) {
+      link.url = std::string(urls_[missing.target]) + "#" + std::string(missing.fragment);
+      const auto page = page_state_of(missing.target).page;
+      if (entries_[page].status != 0) link.status = entries_[page].status;
+      link.error = "missing fragment";
+    }
+    link.sources.push_back(source_of(missing.source));
+    link.referrers.push_back(link.sources.back().page);
+  }
+  std::vector<broken_link> links;
+  for (auto& [key, link] : by_url) {
+    std::ranges::sort(link.sources);
+    std::ranges::sort(link.referrers);
+    link.referrers.erase(std::unique(link.referrers.begin(), link.referrers.end()),
+                         link.referrers.end());
+    links.push_back(std::move(link));
+  }
+  std::ranges::sort(links, {}, &broken_link::url);
+  return links;
 }
 
 std::vector<std::string> crawl_store::referrers(url_id id) const {
@@ -97,7 +206,9 @@ fetch_record crawl_store::record(url_id id) const {
                       .content_type = text(content_type),
                       .encoding = text(encoding),
                       .num_urls = e.num_urls,
-                      .num_new_urls = e.num_new_urls};
+                      .num_new_urls = e.num_new_urls,
+                      .external = e.external,
+                      .method = e.head ? "HEAD" : "GET"};
   if (e.status != 0) record.status = e.status;
   if (e.referrer != kNone) record.referrer = std::string(urls_[e.referrer]);
   return record;
@@ -116,8 +227,11 @@ std::vector<unchecked_url> crawl_store::unchecked() const {
     if (!entries_[id].finished && !is_skipped(entries_[id])) ids.push_back(id);
   }
   std::vector<unchecked_url> unchecked;
-  for (const url_id id : sorted_by_url(std::move(ids)))
-    unchecked.push_back({.url = std::string(urls_[id]), .referrer = first_referrer(id)});
+  for (const url_id id : sorted_by_url(std::move(ids))) {
+    unchecked.push_back({.url = std::string(urls_[id]),
+                         .referrer = first_referrer(id),
+                         .reason = entries_[id].held ? text(entries_[id].error) : std::nullopt});
+  }
   return unchecked;
 }
 
@@ -130,7 +244,9 @@ std::vector<skipped_url> crawl_store::skipped() const {
   for (const url_id id : sorted_by_url(std::move(ids))) {
     skipped.push_back({.url = std::string(urls_[id]),
                        .reason = labels_[entries_[id].error],
-                       .referrer = first_referrer(id)});
+                       .referrer = first_referrer(id),
+                       .referrers = referrers(id),
+                       .sources = sources(id)});
   }
   return skipped;
 }

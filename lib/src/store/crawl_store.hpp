@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -17,10 +18,25 @@
 
 #include "corocrawl/crawl.hpp"
 #include "corocrawl/record.hpp"
+#include "store/fragment_checks.hpp"
+#include "store/pooled_lists.hpp"
 #include "store/referrer_lists.hpp"
+#include "store/stored_source.hpp"
 #include "store/url_table.hpp"
 
 namespace corocrawl {
+
+/// What a finished URL's record means for the crawl.
+enum class verdict : std::uint8_t { ok, warning, broken, rate_limited };
+
+/// Where a page references a URL, as the crawler notes it.
+struct source_at {
+  url_table::id page;
+  std::string_view element;
+  std::string_view attribute;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
 
 class crawl_store final : public record_source {
  public:
@@ -29,6 +45,8 @@ class crawl_store final : public record_source {
   /// The id of `url`, if it was added.
   std::optional<url_id> find(std::string_view url) const { return urls_.find(url); }
   std::string_view url(url_id id) const { return urls_[id]; }
+  /// How many URLs were added: the next one's id.
+  std::size_t size_seen() const { return entries_.size(); }
 
   /// Adds a URL not seen before, `depth` link hops from a root; `referrer`, the page that
   /// first linked to it, also starts its list of referrers.
@@ -39,20 +57,47 @@ class crawl_store final : public record_source {
   /// Notes a path of `depth` hops to `id`: its depth becomes the smaller of the two.
   void note_depth(url_id id, int depth);
 
-  /// Marks `id` as not to be fetched, for `reason` (a trap rule).
+  /// Marks `id` as not to be fetched, for `reason` (a trap rule, "robots.txt"); its referrers
+  /// and sources are kept for the report.
   void skip(url_id id, std::string_view reason);
+
+  /// Leaves `id` unchecked, for `reason` (its origin's robots.txt could not be read).
+  void hold(url_id id, std::string_view reason);
+  /// Whether a page other than `id` itself links to it (or redirects to it).
+  bool linked(url_id id) const { return entries_[id].linked; }
+
+  /// Marks `id` as outside the crawl's scope: checked, never parsed.
+  void mark_external(url_id id) { entries_[id].external = true; }
+  bool external(url_id id) const { return entries_[id].external; }
+  /// Whether only resources (images, scripts ...) reference `id` so far: then it is checked
+  /// with HEAD first. A URL also referenced as a document (a link, a frame, a stylesheet) is
+  /// fetched with GET, to be parsed.
+  bool resource(url_id id) const { return entries_[id].resource; }
+  void mark_resource(url_id id, bool resource) { entries_[id].resource = resource; }
 
   /// Notes that page `from` links to `to`: kept while `to` may still turn out broken, that
   /// is until it is finished without keep_referrers.
   void note_link(url_id from, url_id to);
+  /// Notes where a page references `to`: kept as long as its referrers are.
+  void note_source(url_id to, const source_at& source);
+  /// Notes that `source` references `fragment` of page `to`: checked against the page's ids
+  /// once they are known.
+  void note_fragment(url_id to, std::string_view fragment, const source_at& source);
 
   /// Stores the record of `id` (`record.url` and `record.referrer` are not read: the store
-  /// knows them). With `keep_referrers` the list of pages linking to `id` is kept for the
-  /// report, else it goes.
-  void finish(url_id id, const fetch_record& record, bool keep_referrers);
+  /// knows them) and what it means. Unless it is ok, the pages linking to `id` and their
+  /// sources are kept for the report, else they go. `anchors`: the ids of an HTML page
+  /// parsed completely, for the fragments pointing into it.
+  void finish(url_id id, const fetch_record& record, verdict meaning,
+              std::optional<std::span<const std::string>> anchors = std::nullopt);
 
   /// The distinct pages linking to `id`, sorted.
   std::vector<std::string> referrers(url_id id) const;
+  /// Where pages reference `id`, sorted by page, line and column.
+  std::vector<link_source> sources(url_id id) const;
+  /// The references to a fragment that their page lacks, as broken links (the URL with its
+  /// fragment, the page's status, "missing fragment"), sorted by URL.
+  std::vector<broken_link> missing_fragments() const;
   /// True when the redirects recorded from `start` on reach `goal` (`start` itself counts)
   /// within `max_hops`: a redirect from `goal` to `start` closes a loop.
   bool redirects_reach(url_id start, url_id goal, int max_hops) const;
@@ -65,6 +110,11 @@ class crawl_store final : public record_source {
 
   /// The finished URLs that kept their referrers, by URL (after sort_by_url()).
   std::vector<url_id> keeping_referrers() const;
+  /// What the record of finished URL `id` means.
+  verdict meaning(url_id id) const { return static_cast<verdict>(entries_[id].meaning); }
+  /// The broken link entry of finished URL `id`: its record's status and error, referrers
+  /// and sources.
+  broken_link problem(url_id id) const;
 
   /// The URLs neither finished nor skipped (after a stop, or beyond max_urls), by URL.
   std::vector<unchecked_url> unchecked() const;
@@ -77,11 +127,14 @@ class crawl_store final : public record_source {
 
  private:
   static constexpr std::uint32_t kNone = 0xffff'ffff;
-  static constexpr int kMaxDepth = 0xffff;  // deeper paths count as this deep
-  // 44 bytes: a million URLs' entries take 44 MB.
+  static constexpr int kMaxDepth = 0xffff;              // deeper paths count as this deep
+  using source_lists = pooled_lists<stored_source, 3>;  // 52-byte blocks
+
+  // 52 bytes: a million URLs' entries take 52 MB.
   struct entry {
     url_id referrer = kNone;
     referrer_lists::handle referrers = referrer_lists::kEmpty;
+    source_lists::handle sources = source_lists::kEmpty;
     std::uint32_t size_low = 0;   // the body size in two halves, so that the entry needs
     std::uint32_t size_high = 0;  // only 4-byte alignment
     std::uint32_t num_urls = 0;
@@ -91,6 +144,13 @@ class crawl_store final : public record_source {
     std::uint16_t status = 0;  // 0: none
     bool finished = false;
     bool keeps_referrers = false;
+    bool external = false;
+    bool resource = false;
+    bool head = false;         // the record is a HEAD's answer
+    bool anchors = false;      // an HTML page parsed completely: its fragments can be checked
+    bool linked = false;       // another page links or redirects here
+    bool held = false;         // left unchecked for the reason in `error`
+    std::uint8_t meaning = 0;  // a verdict
     // Indexes into labels_ (or kNone), and into kinds_ (set when finished). A skipped URL has
     // its reason as its error.
     std::uint32_t next_url = kNone;
@@ -105,13 +165,22 @@ class crawl_store final : public record_source {
   std::optional<std::string> text(std::uint32_t label) const;
   static std::optional<fetch_failure> failure_of(std::uint32_t kind);
   std::uint32_t kind_of(const fetch_record& record);
-  bool is_skipped(const entry& e) const { return !e.finished && e.error != kNone; }
+  bool is_skipped(const entry& e) const { return !e.finished && !e.held && e.error != kNone; }
   std::vector<url_id> sorted_by_url(std::vector<url_id> ids) const;
   std::optional<std::string> first_referrer(url_id id) const;
+
+  stored_source stored(const source_at& source);
+  link_source source_of(const stored_source& source) const;
+  fragment_checks::page_state page_state_of(url_id id) const;
 
   url_table urls_;
   std::deque<entry> entries_;  // by url_id
   referrer_lists referrer_lists_;
+  source_lists source_lists_;
+  // The (element, attribute) pairs of the sources, each stored once.
+  std::vector<std::pair<std::string, std::string>> tags_;
+  std::map<std::pair<std::string, std::string>, std::uint32_t, std::less<>> tag_ids_;
+  fragment_checks fragments_;
   std::vector<url_id> order_;  // the finished URLs, by URL
   std::vector<record_kind> kinds_;
   std::map<record_kind, std::uint32_t> kind_ids_;

@@ -1,36 +1,38 @@
 #pragma once
-// Lists of page ids, one per URL that may still turn out broken: the pages that link to it.
-// A crawl of a million pages can hold millions of such links at once, so the lists are kept
-// in blocks of seven ids from one pool (about 4.6 bytes a link, nothing per empty list), and
-// a list that is dropped gives its blocks back for the next ones.
+// Lists of page ids, one per URL that may still turn out broken: the pages that link to it,
+// in blocks of seven ids (about 4.6 bytes a link; see pooled_lists).
 
 #include <cstdint>
-#include <deque>
 #include <vector>
+
+#include "store/pooled_lists.hpp"
 
 namespace corocrawl {
 
 class referrer_lists {
  public:
   using id = std::uint32_t;
-  /// A list's handle: the caller keeps one per list, kEmpty to begin with.
   using handle = std::uint32_t;
   static constexpr handle kEmpty = 0xffff'ffff;
 
-  void add(handle& list, id referrer);
+  void add(handle& list, id referrer) { lists_.add(list, {referrer}); }
   /// Empties `list` and frees its blocks.
-  void clear(handle& list);
+  void clear(handle& list) { lists_.clear(list); }
   /// The ids in `list`, in no particular order.
-  std::vector<id> ids(handle list) const;
+  std::vector<id> ids(handle list) const {
+    std::vector<id> all;
+    for (const page_ref ref : lists_.entries(list))
+      all.push_back(ref.page);
+    return all;
+  }
 
  private:
-  static constexpr id kNone = 0xffff'ffff;
-  struct block {
-    id ids[7];
-    handle next;  // the rest of the list, or the next free block
+  struct page_ref {
+    id page = 0xffff'ffff;
+    bool empty() const { return page == 0xffff'ffff; }
   };
-  std::deque<block> blocks_;
-  handle free_ = kEmpty;
+  static_assert(pooled_lists<page_ref, 7>::kEmpty == kEmpty);
+  pooled_lists<page_ref, 7> lists_;
 };
 
 }  // namespace corocrawl

@@ -1,0 +1,49 @@
+#pragma once
+// The body type responses are read into: a std::string, as Beast's string_body, but whose
+// reader reserves at most 1 MiB up front whatever the Content-Length announces, since the
+// client stops reading at its own limit (max_body) and keeps the part read: a hostile
+// "Content-Length: 4611686018427387904" must not allocate.
+
+#include <algorithm>
+#include <boost/asio/buffer.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/optional/optional.hpp>
+#include <boost/system/error_code.hpp>
+#include <cstdint>
+#include <string>
+
+namespace corocrawl {
+
+struct response_body {
+  using value_type = std::string;
+
+  static std::uint64_t size(const value_type& body) { return body.size(); }
+
+  class reader {
+   public:
+    template <bool isRequest, class Fields>
+    reader(boost::beast::http::header<isRequest, Fields>&, value_type& body) : body_(body) {}
+
+    void init(const boost::optional<std::uint64_t>& length, boost::system::error_code& ec) {
+      constexpr std::uint64_t max_reserve = 1024 * 1024;
+      if (length) body_.reserve(static_cast<std::size_t>(std::min(*length, max_reserve)));
+      ec = {};
+    }
+
+    template <class ConstBufferSequence>
+    std::size_t put(const ConstBufferSequence& buffers, boost::system::error_code& ec) {
+      const std::size_t n = boost::asio::buffer_size(buffers);
+      const std::size_t before = body_.size();
+      body_.resize(before + n);
+      ec = {};
+      return boost::asio::buffer_copy(boost::asio::buffer(body_.data() + before, n), buffers);
+    }
+
+    void finish(boost::system::error_code& ec) { ec = {}; }
+
+   private:
+    value_type& body_;
+  };
+};
+
+}  // namespace corocrawl

@@ -1,0 +1,86 @@
+#include "store/fragment_checks.hpp"
+
+#include <algorithm>
+#include <boost/url/pct_string_view.hpp>
+#include <functional>
+
+#include "text/ascii.hpp"
+
+namespace corocrawl {
+
+namespace {
+
+std::uint32_t hash32(std::string_view text) {
+  const std::size_t h = std::hash<std::string_view>{}(text);
+  return static_cast<std::uint32_t>(h ^ (h >> 32));
+}
+
+}  // namespace
+
+bool fragment_checks::always_present(std::string_view fragment) {
+  return fragment.empty() || ascii::iequals(fragment, "top");
+}
+
+void fragment_checks::note(url_id target, std::string_view fragment, const stored_source& source,
+                           const page_state& state) {
+  if (always_present(fragment) || state.what == page_state::unchecked) return;
+  const waiting w{target, intern(fragment), source};
+  if (state.what == page_state::anchors) {
+    check(w, state.page);
+  } else {
+    waiting_[state.page].push_back(w);
+  }
+}
+
+void fragment_checks::page_parsed(url_id page, std::span<const std::string> anchors) {
+  auto& hashes = anchors_[page];
+  hashes.reserve(anchors.size());
+  for (const auto& anchor : anchors)
+    hashes.push_back(hash32(anchor));
+  std::ranges::sort(hashes);
+  hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+  const auto node = waiting_.extract(page);
+  if (node.empty()) return;
+  for (const waiting& w : node.mapped())
+    check(w, page);
+}
+
+void fragment_checks::page_done(url_id url, const page_lookup& lookup) {
+  auto node = waiting_.extract(url);
+  if (node.empty()) return;
+  const page_state state = lookup(url);
+  if (state.what == page_state::unchecked) return;
+  if (state.what == page_state::anchors) {
+    for (const waiting& w : node.mapped())
+      check(w, state.page);
+    return;
+  }
+  if (state.page == url) return;  // nothing more will be known: dropped
+  auto& moved = waiting_[state.page];
+  moved.insert(moved.end(), node.mapped().begin(), node.mapped().end());
+}
+
+bool fragment_checks::has(url_id page, std::string_view fragment) const {
+  const auto it = anchors_.find(page);
+  if (it == anchors_.end()) return true;
+  const auto& hashes = it->second;
+  if (std::ranges::binary_search(hashes, hash32(fragment))) return true;
+  // As browsers do, the fragment percent-decoded is looked for too.
+  if (fragment.find('%') == std::string_view::npos) return false;
+  const auto escaped = boost::urls::make_pct_string_view(fragment);
+  return escaped && std::ranges::binary_search(hashes, hash32(escaped->decode()));
+}
+
+void fragment_checks::check(const waiting& w, url_id page) {
+  const std::string_view fragment = fragments_[w.fragment];
+  if (!has(page, fragment)) missing_.push_back({w.target, fragment, w.source});
+}
+
+std::uint32_t fragment_checks::intern(std::string_view fragment) {
+  if (const auto it = fragment_ids_.find(fragment); it != fragment_ids_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(fragments_.size());
+  fragment_ids_.emplace(fragments_.emplace_back(fragment), id);
+  return id;
+}
+
+}  // namespace corocrawl
