@@ -167,6 +167,31 @@ TEST_F(RobotsTest, SitemapIndexesGzipAndRobotsSitemapLines) {
   EXPECT_EQ(result.orphans, (std::vector{server_.url("/a"), server_.url("/missing")}));
 }
 
+// With robots.txt ignored, its Sitemap: lines are still read, and an unavailable one keeps
+// nothing from being crawled.
+TEST_F(RobotsTest, IgnoredRobotsTxtStillGivesItsSitemaps) {
+  server_.add_handler("/robots.txt", [this](const request&) -> boost::asio::awaitable<reply> {
+    co_return response{
+        .status = 503, .content_type = "text/plain", .body = "Sitemap: " + server_.url("/s.txt")};
+  });
+  server_.add_page("/", {});
+  server_.add_page("/a");
+  const auto unavailable = crawl([](crawl_options& o) {
+    o.robots = false;
+    o.sitemaps = {"robots"};
+  });
+  EXPECT_TRUE(passed(unavailable));
+  EXPECT_EQ(unavailable.records.size(), 1u);
+  robots("Disallow: /\nSitemap: " + server_.url("/s.txt") + "\n");
+  server_.add_page("/s.txt", {}, server_.url("/a") + "\n", "text/plain");
+  const auto read = crawl([](crawl_options& o) {
+    o.robots = false;
+    o.sitemaps = {"robots"};
+  });
+  EXPECT_TRUE(passed(read));
+  EXPECT_EQ(server_.requests_for("/a"), 1u);
+}
+
 TEST_F(RobotsTest, ASitemapThatIsNotOneIsBroken) {
   server_.add_page("/", {});
   server_.add_page("/sitemap.xml", {}, "<html><body>not found</body></html>", "text/html");

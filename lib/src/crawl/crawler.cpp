@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "config/plan_details.hpp"
+#include "corocrawl/utf8.hpp"
 #include "http/content_type.hpp"
 #include "http/request_headers.hpp"
 #include "url/http_url.hpp"
@@ -115,7 +116,7 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   const std::string_view url = store_->url(item.url);
   const auto target = http_url::of(url)->request();  // in scope or external, so http(s)
   const bool external = store_->external(item.url);
-  if (!external && (options_.robots || reads_sitemaps())) {
+  if (!external && options_.robots) {
     const auto* robots = co_await robots_for(item.origin, target);
     if (stopping_) co_return;
     if (robots->what == robots_state::failed && robots->unreachable) {
@@ -130,14 +131,16 @@ asio::awaitable<void> crawler::fetch(work_item item) {
       store_->hold(item.url, robots->problem);
       co_return;
     }
-    if (options_.robots && !robots->rules.allows(target.target)) {
+    if (!robots->rules.allows(target.target)) {
+      // As the file has it, so made safe for a terminal before it is logged.
       const auto rule = robots->rules.deciding_rule(target.target);
+      const auto shown_rule = to_terminal_text(rule.value_or(""));
       if (item.url < root_count_) {  // a root the user asked for: not checking it fails
         spdlog::warn("{}: robots.txt disallows it ({}): not crawled (--ignore-robots crawls it)",
-                     url, rule.value_or(""));
+                     url, shown_rule);
         store_->hold(item.url, "robots.txt disallows it (" + rule.value_or("") + ")");
       } else {
-        spdlog::debug("not fetching {}: robots.txt ({})", url, rule.value_or(""));
+        spdlog::debug("not fetching {}: robots.txt ({})", url, shown_rule);
         store_->skip(item.url, "robots.txt");
       }
       co_return;

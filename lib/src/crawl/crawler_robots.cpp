@@ -102,12 +102,17 @@ asio::awaitable<void> crawler::fetch_robots(robots_state& state, const http_targ
       if (kind == fetch_failure::refused || kind == fetch_failure::dns) {
         state.unreachable = kind;  // the pages would fail alike: they do, without a request
         state.error = fetched.error;
-        spdlog::warn("{}: {}: the origin's URLs fail alike", url, fetched.error);
+        if (options_.robots)
+          spdlog::warn("{}: {}: the origin's URLs fail alike", url, fetched.error);
         co_return;
       }
     }
-    spdlog::error("{}: the origin is not crawled (RFC 9309: robots.txt unavailable)",
-                  state.problem);
+    if (options_.robots) {
+      spdlog::error("{}: the origin is not crawled (RFC 9309: robots.txt unavailable)",
+                    state.problem);
+    } else {
+      spdlog::warn("{}: its Sitemap: lines are not read", state.problem);
+    }
     co_return;
   }
 }
