@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "compression.hpp"
 #include "corocrawl/crawl.hpp"
 #include "corocrawl/report.hpp"
 #include "crawl_helpers.hpp"
@@ -260,6 +261,19 @@ TEST_F(ReferencesTest, APageOverMaxBodyGivesTheLinksOfThePartRead) {
   EXPECT_EQ(server_.requests_for("/late"), 0u);
   EXPECT_EQ(record(result, server_.url("/")).error, "body too large");
   EXPECT_EQ(record(result, server_.url("/")).status, 200u);
+}
+
+// Decoded past max_body, a gzipped page keeps the part decoded up to it, for its links.
+TEST_F(ReferencesTest, AGzippedPageOverMaxBodyGivesTheLinksOfThePartDecoded) {
+  const std::string html =
+      "<a href=/early>early</a>" + std::string(4000, ' ') + "<a href=/late>late</a>";
+  server_.add_handler("/", [&html](const request&) -> boost::asio::awaitable<reply> {
+    co_return response{.body = testing::gzip(html), .headers = {{"Content-Encoding", "gzip"}}};
+  });
+  const auto result = crawl([](crawl_options& o) { o.max_body = 1000; });
+  EXPECT_EQ(server_.requests_for("/early"), 1u);
+  EXPECT_EQ(server_.requests_for("/late"), 0u);
+  EXPECT_EQ(record(result, server_.url("/")).error, "body too large");
 }
 
 }  // namespace

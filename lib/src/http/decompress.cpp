@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <iterator>
 #include <limits>
 #include <new>
 #include <optional>
@@ -173,6 +174,15 @@ bool starts_gzip_member(std::string_view s) {
          static_cast<unsigned char>(s[1]) == 0x8b;
 }
 
+// A stage that failed, with what it decoded before (at most `max_size` bytes).
+decoded_body partial(stream_result& r, bounded_output&& out, std::uint64_t max_size) {
+  decoded_body failed = failure(r.status, std::move(r.problem));
+  failed.body = std::move(out).take();
+  if (std::uint64_t{failed.body.size()} > max_size)
+    failed.body.resize(static_cast<std::size_t>(max_size));
+  return failed;
+}
+
 // gzip: every concatenated member (RFC 1952 allows several). Like browsers, bytes after a
 // complete member that do not start another member are ignored.
 decoded_body gunzip(std::string_view in, std::uint64_t max_size) {
@@ -181,7 +191,7 @@ decoded_body gunzip(std::string_view in, std::uint64_t max_size) {
   bounded_output out(max_size);
   for (;;) {
     stream_result r = inflate_stream(z.stream(), in, out, "gzip", max_size);
-    if (r.status != decode_status::ok) return failure(r.status, std::move(r.problem));
+    if (r.status != decode_status::ok) return partial(r, std::move(out), max_size);
     in.remove_prefix(r.consumed);
     if (!starts_gzip_member(in)) break;
     inflateReset(&z.stream());
@@ -207,7 +217,7 @@ decoded_body inflate_deflate(std::string_view in, std::uint64_t max_size) {
     // When neither works, the problem with the standard form is the one worth reporting.
     if (raw.status != decode_status::corrupt) r = std::move(raw);
   }
-  if (r.status != decode_status::ok) return failure(r.status, std::move(r.problem));
+  if (r.status != decode_status::ok) return partial(r, std::move(out), max_size);
   return {.body = std::move(out).take()};
 }
 
@@ -237,7 +247,10 @@ decoded_body decode_content(std::string_view content_encoding, std::string body,
   for (auto it = codings.rbegin(); it != codings.rend(); ++it) {
     decoded_body stage =
         *it == coding::gzip ? gunzip(body, max_size) : inflate_deflate(body, max_size);
-    if (stage.status != decode_status::ok) return stage;
+    if (stage.status != decode_status::ok) {
+      if (std::next(it) != codings.rend()) stage.body.clear();  // still encoded: no part
+      return stage;
+    }
     body = std::move(stage.body);
   }
   if (std::uint64_t{body.size()} > max_size)

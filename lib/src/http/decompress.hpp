@@ -17,7 +17,9 @@ enum class decode_status {
 
 struct decoded_body {
   decode_status status = decode_status::ok;
-  std::string body;     ///< the decoded body when ok; unspecified otherwise
+  /// The decoded body when ok; with too_large or corrupt, the part decoded before (at most
+  /// the limit: of a body cut short, the part that decodes), empty for unsupported.
+  std::string body;
   std::string problem;  ///< for humans when not ok, e.g. "unsupported Content-Encoding \"br\""
 };
 

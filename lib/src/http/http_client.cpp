@@ -409,13 +409,11 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
   if (body_kept) {
     auto decoded = decode_content(message[http::field::content_encoding], std::move(message.body()),
                                   options_.max_body);
-    if (decoded.status == decode_status::ok) {
-      response.body = std::move(decoded.body);
-    } else if (decoded.status == decode_status::too_large) {
-      ec = fetch_errc::body_too_large;
-    } else if (!ec) {  // a body cut at max_body may well not decode: its part is then lost
+    if (decoded.status == decode_status::too_large) ec = fetch_errc::body_too_large;
+    // A body cut at max_body does not decode to its end: the part that does is kept.
+    if (decoded.status != decode_status::ok && decoded.status != decode_status::too_large && !ec)
       co_return exchange_result{{fetch_errc::bad_encoding, decoded.problem, {}}, false, false};
-    }
+    response.body = std::move(decoded.body);
   }
   if (ec) exchanged.outcome = {ec, describe(ec), std::move(response)};
   co_return exchanged;
