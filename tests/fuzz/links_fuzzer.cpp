@@ -18,7 +18,7 @@
 // - gumbo 0.10.1 drops a NUL that starts an attribute name, where the HTML standard (and so
 //   browsers, the limiter and the link-tag reader) make it U+FFFD in the name: "<a \0href>"
 //   has no href. A NUL after whitespace, '/' or a quote is given to every reading as U+FFFD.
-// - With parse errors off (links.cpp sets max_errors = 0), gumbo 0.10.1 leaves a repeated
+// - With parse errors off (gumbo_parse.cpp sets max_errors = 0), gumbo 0.10.1 leaves a repeated
 //   attribute's name in its buffer, where it prefixes the next name: "<a x x href=y>" has
 //   an attribute "xhref" and no link. Pages that may repeat an attribute name in a tag are
 //   not compared (the readings that shrink tags drop such attributes, so they differ).

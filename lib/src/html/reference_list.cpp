@@ -1,0 +1,77 @@
+#include "html/reference_list.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+
+#include "html/attribute_values.hpp"
+#include "text/ascii.hpp"
+#include "text/charset.hpp"
+#include "url/url.hpp"
+
+namespace corocrawl {
+
+std::string base_url(std::string_view page_url, std::optional<std::string_view> base_href) {
+  if (base_href) {
+    auto base = resolve_link(page_url, *base_href);
+    // Browsers ignore a base that would make every link a data: or javascript: URL.
+    if (base && !base->starts_with("data:") && !base->starts_with("javascript:")) {
+      return std::move(*base);
+    }
+  }
+  return std::string(page_url);
+}
+
+reference_list::reference_list(std::string base, std::string_view encoding)
+    : base_(std::move(base)), legacy_encoding_(!charset::is_utf8(encoding)), encoding_(encoding) {}
+
+void reference_list::add(const found_reference& found, const place& at) {
+  switch (found.form) {
+    case value_form::url:
+      add(found.value, found, at);
+      break;
+    case value_form::srcset:
+      for (const std::string_view url : srcset_urls(found.value))
+        add(url, found, at);
+      break;
+    case value_form::refresh:
+      if (const auto url = refresh_url(found.value)) add(*url, found, at);
+      break;
+  }
+}
+
+void reference_list::take_into(page_links& page) && {
+  page.links = std::move(links_);
+  page.references = std::move(references_);
+  page.base = std::move(base_);
+}
+
+void reference_list::add(std::string_view written, const found_reference& found, const place& at) {
+  auto url = resolve_link(base_, legacy_encoding_ ? query_in_encoding(written) : written);
+  if (!url) return;
+  auto [entry, added] = index_.try_emplace(*url, static_cast<std::uint32_t>(links_.size()));
+  if (added) {
+    links_.push_back({std::move(*url), found.kind});
+  } else if (found.kind == reference_kind::document) {
+    links_[entry->second].kind = reference_kind::document;
+  }
+  page_reference reference{
+      entry->second, std::string(at.element), found.attribute, std::nullopt, at.line, at.column};
+  if (const std::size_t hash = written.find('#'); hash != std::string_view::npos) {
+    reference.fragment = std::string(ascii::trim(written.substr(hash + 1)));
+  }
+  references_.push_back(std::move(reference));
+}
+
+std::string reference_list::query_in_encoding(std::string_view written) const {
+  const std::size_t query = written.find('?');
+  const std::size_t end = std::min(written.find('#'), written.size());
+  if (query == std::string_view::npos || query > end) return std::string(written);
+  const std::string_view text = written.substr(query + 1, end - query - 1);
+  if (std::ranges::all_of(text, [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+    return std::string(written);
+  return std::string(written.substr(0, query + 1)) + charset::encode_for_query(text, encoding_) +
+         std::string(written.substr(end));
+}
+
+}  // namespace corocrawl

@@ -1,0 +1,54 @@
+#pragma once
+// What the references found in a page's tree become: URLs resolved against the page's base
+// URL, each distinct one listed once (page_links::links), and every reference with its place
+// (page_links::references).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "html/links.hpp"
+#include "html/tree_references.hpp"
+
+namespace corocrawl {
+
+// The URL relative links resolve against (HTML's "document base URL").
+std::string base_url(std::string_view page_url, std::optional<std::string_view> base_href);
+
+// Where a reference or an inline CSS is in the page.
+struct place {
+  std::string_view element;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
+// The references of a page, their URLs resolved against its base URL, each distinct URL
+// listed once in the order first found.
+class reference_list {
+ public:
+  // `encoding`: the page's, in which queries are encoded (when it is not UTF-8).
+  reference_list(std::string base, std::string_view encoding);
+
+  // Adds the references of `found` (one attribute's value) at `at`.
+  void add(const found_reference& found, const place& at);
+
+  void take_into(page_links& page) &&;
+
+ private:
+  void add(std::string_view written, const found_reference& found, const place& at);
+
+  // The URL standard encodes a link's query in the page's encoding (its path in UTF-8).
+  std::string query_in_encoding(std::string_view written) const;
+
+  std::string base_;
+  bool legacy_encoding_;
+  std::string_view encoding_;  // static
+  std::vector<page_link> links_;
+  std::vector<page_reference> references_;
+  std::unordered_map<std::string, std::uint32_t> index_;
+};
+
+}  // namespace corocrawl

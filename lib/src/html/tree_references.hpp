@@ -1,0 +1,49 @@
+#pragma once
+// The walk of a gumbo tree that finds, as HTML's elements define them, what links.hpp
+// promises: the references (which element, which attribute, what kind), the anchors, the
+// inline CSS, and the first <base href>. Values are taken as gumbo decoded them; resolving
+// them is reference_list's.
+
+#include <gumbo.h>
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "html/attribute_values.hpp"
+#include "html/links.hpp"
+
+namespace corocrawl {
+
+struct found_reference {
+  const GumboNode* node;
+  std::string_view attribute;  // static
+  std::string_view value;
+  reference_kind kind;
+  value_form form;
+};
+
+struct found_anchor {
+  const GumboNode* node;
+  std::string_view value;
+  bool name;  // <a name>, else an id
+};
+
+struct found_style {
+  const GumboNode* node;
+  std::string_view value;  // an attribute's (a <style> element's text is read from the page)
+  bool attribute;
+};
+
+struct found_links {
+  std::optional<std::string_view> base_href;  // of the first <base> with an href
+  std::vector<found_reference> references;    // in document order
+  std::vector<found_anchor> anchors;
+  std::vector<found_style> styles;
+};
+
+// Iterative pre-order walk: a deep document must not overflow the stack. Template contents
+// are walked too (their links reach users once scripts run), but hold no anchor or base.
+found_links collect(const GumboNode* document);
+
+}  // namespace corocrawl

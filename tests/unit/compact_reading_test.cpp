@@ -1,0 +1,362 @@
+// The compact reading (link tags alone where the tree cannot change which they are, see
+// html/link_tags.hpp) against reading the whole tree, on chosen and random documents.
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "html/link_tags.hpp"
+#include "html/links.hpp"
+#include "links_test_support.hpp"
+
+namespace corocrawl::link_tests {
+namespace {
+
+TEST(CompactReading, GivesUpWhereTheTreeCouldDiffer) {
+  for (const char* html : {
+           "<template></template><base href=/b/><a href=x>",
+           "<template><base href=/b/></template>",
+           "<template><col><a href=x></template>",
+           "<table><table><td id=x></table>",
+           "<body id=b>",
+           "<html style=s>",
+           "<noscript id=n></noscript>",
+           "<isindex>",
+           "<frame src=x>",
+           "<template><td id=a></template>",
+       }) {
+    EXPECT_FALSE(read_link_tags(html)) << html;
+    expect_readings_agree(html);
+  }
+  for (const char* html : {
+           "<base href=/b/><template><a href=x></template>",
+           "<template><colgroup><a href=x></template>",
+           "<table><tr><td id=a style=x></table><td id=b>",
+           "<form id=a></form><form id=b>",
+           "<body class=b><html lang=en>",
+       }) {
+    EXPECT_TRUE(read_link_tags(html)) << html;
+    expect_readings_agree(html);
+  }
+}
+
+// Random documents from constructs that make references, anchors and styles, and those that
+// steer the tree builder: the three readings must agree on everything.
+TEST(CompactReading, FindsTheSameReferencesAnchorsAndStyles) {
+  static const char* const pieces[] = {
+      "<a href=a1 id=i1>",
+      "<a name='n&amp;1'>",
+      "</a>",
+      "<img src=i srcset='j 1x, k 2x'>",
+      "<image src=im>",
+      "<video src=v poster=p>",
+      "</video>",
+      "<source src=s>",
+      "<script src=sc>",
+      "</script>",
+      "<style>s{}</style>",
+      "<style>",
+      "</style>",
+      "<iframe src=f>",
+      "</iframe>",
+      "<object data=o>",
+      "</object>",
+      "<embed src=e>",
+      "<input type=image src=in>",
+      "<link rel=icon href=ic>",
+      "<link rel=preconnect href=pc>",
+      "<meta http-equiv=refresh content='0; url=r'>",
+      "<div id=d style='c:&#x64;'>",
+      "</div>",
+      "<span style=x>",
+      "<p id='p&lt;'>",
+      "<table>",
+      "</table>",
+      "<tr id=tr>",
+      "<td style=td>",
+      "</td>",
+      "<col style=col>",
+      "<colgroup>",
+      "<caption id=cap>",
+      "<template>",
+      "</template>",
+      "<noscript>",
+      "</noscript>",
+      "<form id=f>",
+      "</form>",
+      "<select>",
+      "</select>",
+      "<svg>",
+      "</svg>",
+      "<g id=g style=gs>",
+      "</g>",
+      "<a xlink:href=x>",
+      "<math>",
+      "</math>",
+      "<mi id=mi>",
+      "</mi>",
+      "<base href=/b/>",
+      "<body id=body>",
+      "<html style=h>",
+      "<head>",
+      "</head>",
+      "<title>",
+      "</title>",
+      "<textarea>",
+      "</textarea>",
+      "<b>",
+      "</b>",
+      "<i>",
+      "text",
+      " ",
+      "\n",
+      "\r\n",
+      "\r",
+      "\xC3\xA9",
+      "&amp;",
+      "<!-- c -->",
+      "<br>",
+      "</br>",
+      "<li>",
+      "<frameset>",
+      "<frame src=fr>",
+      "<plaintext>",
+  };
+  std::mt19937 random(20261124);
+  int compact_read = 0;
+  for (int i = 0; i < 6000; ++i) {
+    std::string html;
+    const std::size_t count = 1 + random() % 30;
+    for (std::size_t k = 0; k < count; ++k)
+      html += pieces[random() % std::size(pieces)];
+    expect_readings_agree(html);
+    if (HasFailure()) break;
+    compact_read += read_link_tags(html) ? 1 : 0;
+  }
+  EXPECT_GT(compact_read, 1000);
+}
+
+// ---- compact reading -------------------------------------------------------------------------
+
+// Random documents built from the constructs that steer HTML's tokenizer and tree builder
+// (foreign content, integration points, select, tables, templates, framesets, raw text,
+// comments, CDATA, character references): reading them compacted must find exactly the links
+// (and in the same order) that reading them whole does.
+std::string random_document(std::mt19937& random) {
+  static const char* const pieces[] = {"<a href=a1>",
+                                       "<a HREF='a2' class=c>",
+                                       "</a>",
+                                       "<area href=ar>",
+                                       "<link rel=x href=l>",
+                                       "<base href=/b/>",
+                                       "<base target=_top>",
+                                       "<svg>",
+                                       "</svg>",
+                                       "<math>",
+                                       "</math>",
+                                       "<foreignObject>",
+                                       "</foreignObject>",
+                                       "<desc>",
+                                       "<title>",
+                                       "</title>",
+                                       "<mi>",
+                                       "</mi>",
+                                       "<annotation-xml encoding=text/html>",
+                                       "<annotation-xml encoding='TEXT/HTML' x=y>",
+                                       "<annotation-xml>",
+                                       "<a xlink:href=xl>",
+                                       "<a xlink:href=xl2 href=h2/>",
+                                       "<select>",
+                                       "</select>",
+                                       "<option>",
+                                       "<optgroup>",
+                                       "<table>",
+                                       "</table>",
+                                       "<tr>",
+                                       "<td>",
+                                       "</td>",
+                                       "<th>",
+                                       "<caption>",
+                                       "<colgroup>",
+                                       "<col>",
+                                       "<tbody>",
+                                       "<template>",
+                                       "</template>",
+                                       "<frameset>",
+                                       "</frameset>",
+                                       "<frame>",
+                                       "<noframes>",
+                                       "</noframes>",
+                                       "<script>",
+                                       "</script>",
+                                       "<script><!--<script>",
+                                       "-->",
+                                       "<style>",
+                                       "</style>",
+                                       "<textarea>",
+                                       "</textarea>",
+                                       "<xmp>",
+                                       "</xmp>",
+                                       "<iframe>",
+                                       "</iframe>",
+                                       "<noembed>",
+                                       "</noembed>",
+                                       "<plaintext>",
+                                       "<font color=red>",
+                                       "<font>",
+                                       "</font>",
+                                       "<p>",
+                                       "</p>",
+                                       "<div id=d>",
+                                       "</div>",
+                                       "<span class=s>",
+                                       "</span>",
+                                       "<b>",
+                                       "</b>",
+                                       "<i>",
+                                       "<li>",
+                                       "<ul>",
+                                       "</ul>",
+                                       "<input type=hidden>",
+                                       "<input>",
+                                       "<keygen>",
+                                       "<form>",
+                                       "</form>",
+                                       "<body x=1>",
+                                       "</body>",
+                                       "<head>",
+                                       "</head>",
+                                       "<html>",
+                                       "</html>",
+                                       "<noscript>",
+                                       "</noscript>",
+                                       "<pre>",
+                                       "<image>",
+                                       "<br>",
+                                       "</br>",
+                                       "<p title='</p><a href=q>'>",
+                                       "<div title=\"<a href=r>\">",
+                                       "x",
+                                       " ",
+                                       "\n  ",
+                                       "text with words.",
+                                       "&#32;",
+                                       "&amp;",
+                                       "&nbsp;",
+                                       "a < b",
+                                       "<",
+                                       "<3",
+                                       "&",
+                                       "\0",
+                                       " \0 ",
+                                       "<!-- c -->",
+                                       "<!-- <a href=c> -->",
+                                       "<!-->",
+                                       "<!--",
+                                       "<![CDATA[ x ]]>",
+                                       "<![CDATA[<a href=cd>]]>",
+                                       "<!DOCTYPE html>",
+                                       "<?pi>",
+                                       "</ x>",
+                                       "</>",
+                                       "<a/href=sl>",
+                                       "<A\thref\n=\"tab\">"};
+  std::string html;
+  const std::size_t count = 1 + random() % 40;
+  for (std::size_t i = 0; i < count; ++i)
+    html += pieces[random() % std::size(pieces)];
+  return html;
+}
+
+TEST(CompactReading, FindsTheSameLinksAsReadingTheWholePage) {
+  std::mt19937 random(20261122);
+  int with_links = 0;
+  int read_as_link_tags = 0;
+  for (int i = 0; i < 30000; ++i) {
+    const std::string html = random_document(random);
+    const links whole = extract_links(html, kPage, markup_reading::whole);
+    ASSERT_EQ(extract_links(html, kPage, markup_reading::shrunk), whole) << html;
+    // Link tags come in source order, which misnested markup can change in the tree (a
+    // table moves content in front of itself; formatting elements are reopened elsewhere).
+    const links compact = extract_links(html, kPage, markup_reading::compact);
+    ASSERT_EQ(sorted(compact), sorted(whole)) << html;
+    with_links += whole.empty() ? 0 : 1;
+    read_as_link_tags += read_link_tags(html) && !whole.empty() ? 1 : 0;
+  }
+  EXPECT_GT(with_links, 8000);         // the documents do exercise links
+  EXPECT_GT(read_as_link_tags, 1000);  // and both ways of reading them compact
+}
+
+TEST(CompactReading, LinkTagsAloneWhereTheTreeCannotChangeWhichAreLinks) {
+  const auto tags = read_link_tags(
+      R"(<!DOCTYPE html><html><head><link rel=x href="style.css"><title>a <a href=no></title>)"
+      R"(<script>if (a<b) x = "<a href=no>";</script></head><body><div><p>text <a )"
+      R"(class=c href='one'>one</a><table><tr><td><area href=two></table>)"
+      R"(<svg><g><path/></g><a xlink:href="three"></a><title></title></svg>)"
+      R"(<math><a href=no></a></math><a>no href</a><textarea><a href=no></textarea>)");
+  ASSERT_TRUE(tags);
+  ASSERT_EQ(tags->chunks.size(), 1U);
+  EXPECT_EQ(tags->chunks[0].markup, R"(<link rel=x href="style.css"><a href='one'><area href=two>)"
+                                    R"(<svg><a xlink:href="three" /></svg>)");
+  EXPECT_EQ(tags->count, 4U);
+  EXPECT_EQ(tags->base, "");
+}
+
+TEST(CompactReading, ConstructsThatCanChangeWhichTagsAreLinksNeedTheTree) {
+  for (const char* html : {
+           "<select><a href=x></select>",
+           "<a href=x><frameset>",
+           "<svg><p><a href=x>",                      // HTML breaks out of SVG
+           "<svg><font color=red><a href=x>",         // so does <font> with a font attribute
+           "<svg><g></svg><a href=x>",                // an end tag closes more than one element
+           "<svg><desc>text</desc><a href=x></svg>",  // HTML inside SVG
+           "<math><![CDATA[x]]><a href=x></math>",
+           "<table><td><base href=/b/></table><a href=x>",  // a table could move a later base
+           "<script><!--<script></script><a href=x></script>",
+       }) {
+    EXPECT_FALSE(read_link_tags(html)) << html;
+  }
+  EXPECT_TRUE(read_link_tags("<base href=/b/><table><td><a href=x></table>"));
+  // Their links count now, and the tree builder makes an element of every tag in them.
+  EXPECT_TRUE(read_link_tags("<template><a href=x></template>"));
+  EXPECT_TRUE(read_link_tags("<noscript><a href=x></noscript>"));
+}
+
+TEST(CompactReading, ABigPageIsParsedInChunks) {
+  std::string html;
+  for (int i = 0; i < 5000; ++i)
+    html += "<li><a href=" + std::to_string(i) + "><code>x</code></a></li>";
+  const auto tags = read_link_tags(html);
+  ASSERT_TRUE(tags);
+  EXPECT_EQ(tags->count, 5000U);
+  EXPECT_EQ(tags->chunks.size(), 5U);
+  EXPECT_EQ(extract_links(html, kPage, markup_reading::compact),
+            extract_links(html, kPage, markup_reading::whole));
+}
+
+TEST(CompactReading, TextAndAttributesDoNotHideLinks) {
+  const std::string html = R"(<p class="x" title='a > b'>Some text &amp; more</p>)"
+                           R"(<a id=1 href="one" class="c">one</a>\n\n<!-- note -->)"
+                           R"(<svg viewBox="0 0 1 1"><a xlink:href="two">t</a></svg>)";
+  EXPECT_EQ(extract_links(html, kPage, markup_reading::compact),
+            (links{"http://example.com/dir/one", "http://example.com/dir/two"}));
+}
+
+TEST(CompactReading, APageHandedOverGivesTheSameLinksAndIsFreed) {
+  std::string page = "<p>text</p><a href=one>1</a>" + std::string(5000, ' ') + "<a href=two>";
+  const links expected = extract(page);
+  EXPECT_EQ(urls(extract_links_taking(std::move(page), kPage)), expected);
+  EXPECT_EQ(expected.size(), 2u);
+}
+
+TEST(CompactReading, TextBeforeAFramesetStillKeepsTheBody) {
+  // Text makes the tree builder ignore a later <frameset>, which would otherwise replace the
+  // body and its link.
+  EXPECT_EQ(extract_links("<a href=x>text</a><frameset>", kPage, markup_reading::compact),
+            links{"http://example.com/dir/x"});
+  EXPECT_EQ(extract_links("<a href=x></a><frameset>", kPage, markup_reading::compact), links{});
+}
+
+}  // namespace
+}  // namespace corocrawl::link_tests
