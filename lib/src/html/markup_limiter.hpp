@@ -14,7 +14,7 @@
 //   written as character references. To know where gumbo reads a CDATA section, it follows
 //   SVG/MathML closely: integration points by namespace, end tags popping only what the
 //   tree builder pops, <frameset> and late <html>/<head>/<body> not tracked. (An assert it
-//   still misses ends only that parse: see parse_guarded in links.cpp.)
+//   still misses ends only that parse: see parse_guarded in parse_guard.cpp.)
 // - After "</>" (which is no token at all) gumbo reads the next end tag as a start tag:
 //   markup_limiter removes it.
 // markup_limiter never removes a tag that decides whether an element is a link, but a
