@@ -95,11 +95,13 @@ fragment_checks::page_state crawl_store::page_state_of(url_id id) const {
 }
 
 stored_source crawl_store::stored(const source_at& source) {
-  std::pair<std::string, std::string> tag{source.element, source.attribute};
-  auto it = tag_ids_.find(tag);
+  // Pages name few (element, attribute) pairs: each is looked up by one key, built in place.
+  tag_key_.assign(source.element).push_back('\x1f');
+  tag_key_.append(source.attribute);
+  auto it = tag_ids_.find(tag_key_);
   if (it == tag_ids_.end()) {
-    it = tag_ids_.emplace(tag, static_cast<std::uint32_t>(tags_.size())).first;
-    tags_.push_back(std::move(tag));
+    it = tag_ids_.emplace(tag_key_, static_cast<std::uint32_t>(tags_.size())).first;
+    tags_.emplace_back(source.element, source.attribute);
   }
   return {.page = source.page, .line = source.line, .column = source.column, .tag = it->second};
 }

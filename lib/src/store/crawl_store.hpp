@@ -179,7 +179,8 @@ class crawl_store final : public record_source {
   source_lists source_lists_;
   // The (element, attribute) pairs of the sources, each stored once.
   std::vector<std::pair<std::string, std::string>> tags_;
-  std::map<std::pair<std::string, std::string>, std::uint32_t, std::less<>> tag_ids_;
+  std::unordered_map<std::string, std::uint32_t> tag_ids_;  // "element\x1fattribute"
+  std::string tag_key_;                                     // stored()'s scratch
   fragment_checks fragments_;
   std::vector<url_id> order_;  // the finished URLs, by URL
   std::vector<record_kind> kinds_;
