@@ -47,20 +47,28 @@ void reference_list::take_into(page_links& page) && {
 }
 
 void reference_list::add(std::string_view written, const found_reference& found, const place& at) {
-  auto url = resolve_link(base_, legacy_encoding_ ? query_in_encoding(written) : written);
-  if (!url) return;
-  auto [entry, added] = index_.try_emplace(*url, static_cast<std::uint32_t>(links_.size()));
-  if (added) {
-    links_.push_back({std::move(*url), found.kind});
-  } else if (found.kind == reference_kind::document) {
-    links_[entry->second].kind = reference_kind::document;
-  }
+  const std::uint32_t link = link_of(written.substr(0, written.find('#')));
+  if (link == kUnresolved) return;
+  if (found.kind == reference_kind::document) links_[link].kind = reference_kind::document;
   page_reference reference{
-      entry->second, std::string(at.element), found.attribute, std::nullopt, at.line, at.column};
+      link, std::string(at.element), found.attribute, std::nullopt, at.line, at.column};
   if (const std::size_t hash = written.find('#'); hash != std::string_view::npos) {
     reference.fragment = std::string(ascii::trim(written.substr(hash + 1)));
   }
   references_.push_back(std::move(reference));
+}
+
+std::uint32_t reference_list::link_of(std::string_view written) {
+  if (const auto known = resolved_.find(written); known != resolved_.end()) return known->second;
+  std::uint32_t link = kUnresolved;
+  if (auto url = resolve_link(base_, legacy_encoding_ ? query_in_encoding(written) : written)) {
+    const auto [entry, added] = index_.try_emplace(*url, static_cast<std::uint32_t>(links_.size()));
+    // A resource until a reference makes it a document.
+    if (added) links_.push_back({std::move(*url), reference_kind::resource});
+    link = entry->second;
+  }
+  resolved_.emplace(std::string(written), link);
+  return link;
 }
 
 std::string reference_list::query_in_encoding(std::string_view written) const {

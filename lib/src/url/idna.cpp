@@ -32,24 +32,30 @@ std::optional<std::string> host_to_ascii(std::string_view host) {
   return ascii::to_lower(std::string_view(output));
 }
 
-std::optional<std::string> with_ascii_host(std::string_view url) {
+bool make_host_ascii(std::string& url) {
   const std::size_t slashes = url.find("//");
-  if (slashes == std::string_view::npos || url.find_first_of("/?#") < slashes)
-    return std::string(url);
+  if (slashes == std::string::npos || url.find_first_of("/?#") < slashes) return true;
   const std::size_t authority = slashes + 2;
   const std::size_t end = std::min(url.find_first_of("/?#\\", authority), url.size());
   std::size_t host_begin = authority;
-  if (const std::size_t at = url.substr(authority, end - authority).rfind('@');
+  if (const std::size_t at = std::string_view(url).substr(authority, end - authority).rfind('@');
       at != std::string_view::npos)
     host_begin = authority + at + 1;
-  if (host_begin < end && url[host_begin] == '[') return std::string(url);  // an IP literal
+  if (host_begin < end && url[host_begin] == '[') return true;  // an IP literal
   std::size_t host_end = url.find(':', host_begin);
-  if (host_end == std::string_view::npos || host_end > end) host_end = end;
-  const std::string_view host = url.substr(host_begin, host_end - host_begin);
-  if (!needs_idna(host)) return std::string(url);
+  if (host_end == std::string::npos || host_end > end) host_end = end;
+  const std::string_view host = std::string_view(url).substr(host_begin, host_end - host_begin);
+  if (!needs_idna(host)) return true;
   const auto converted = host_to_ascii(host);
-  if (!converted) return std::nullopt;
-  return std::string(url.substr(0, host_begin)) + *converted + std::string(url.substr(host_end));
+  if (!converted) return false;
+  url.replace(host_begin, host_end - host_begin, *converted);
+  return true;
+}
+
+std::optional<std::string> with_ascii_host(std::string_view url) {
+  std::string copy(url);
+  if (!make_host_ascii(copy)) return std::nullopt;
+  return copy;
 }
 
 }  // namespace corocrawl

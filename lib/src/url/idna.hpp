@@ -18,9 +18,12 @@ bool needs_idna(std::string_view host);
 /// disallowed code point, a label too long ...).
 std::optional<std::string> host_to_ascii(std::string_view host);
 
-/// `url` (absolute or scheme-relative, as written) with the host of its authority converted by
-/// host_to_ascii when needs_idna says so; `url` itself when it has no such host; nullopt when
-/// the host cannot be converted.
+/// Converts the host of the authority of `url` (absolute or scheme-relative, as written) in
+/// place by host_to_ascii when needs_idna says so (most URLs need nothing: they are not
+/// copied); false when the host cannot be converted.
+bool make_host_ascii(std::string& url);
+
+/// make_host_ascii on a copy of `url`: nullopt when the host cannot be converted.
 std::optional<std::string> with_ascii_host(std::string_view url);
 
 }  // namespace corocrawl

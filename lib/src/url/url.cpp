@@ -223,9 +223,7 @@ std::optional<std::string> browser_to_rfc3986(std::string ref, std::string_view 
     } else if (ref.starts_with("//")) {
       ref = "//" + strip_leading_slashes(ref);  // "///h/x" is "//h/x"
     }
-    auto ascii = with_ascii_host(ref);
-    if (!ascii) return std::nullopt;
-    ref = std::move(*ascii);
+    if (!make_host_ascii(ref)) return std::nullopt;
   }
   if (!scheme_of(ref) && !ref.starts_with('/')) {
     // A ':' in the first segment of a relative path would read as a scheme ("1a:b").
