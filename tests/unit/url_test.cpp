@@ -294,6 +294,16 @@ TEST(ResolveLink, InternationalisedHostsBecomeALabels) {
             opt("mailto:x@b%C3%BCcher.test"));
 }
 
+// Found by the url fuzzer: a normal form is the same however it is reached.
+TEST(NormalizeUrl, AnInternationalisedHostIsItsALabelsAsResolveLinkGives) {
+  EXPECT_EQ(normalize_url("http://%C3%A9/"), opt("http://xn--9ca/"));
+  EXPECT_EQ(resolve_link(kPage, "http://%C3%A9/"), opt("http://xn--9ca/"));
+  EXPECT_EQ(normalize_url("http://%FF/"), std::nullopt);
+  EXPECT_EQ(normalize_url("http://0%073gttpeuser/"), std::nullopt);  // a control character
+  EXPECT_EQ(resolve_link(kPage, "http://a%2Fb.test/"), std::nullopt);
+  EXPECT_EQ(normalize_url("foo://%C3%A9/"), opt("foo://%C3%A9/"));  // not a special scheme
+}
+
 TEST(ResolveLink, EncodesInvalidUtf8BytesToo) {
   EXPECT_EQ(resolve_link(kPage, "\xFF\xFE"), opt("http://example.com/dir/%FF%FE"));
 }

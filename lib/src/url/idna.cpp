@@ -2,9 +2,11 @@
 
 #include <idn2.h>
 
+#include <algorithm>
 #include <boost/url/pct_string_view.hpp>
 #include <cstdlib>
 #include <memory>
+#include <utility>
 
 #include "text/ascii.hpp"
 
@@ -29,26 +31,51 @@ std::optional<std::string> host_to_ascii(std::string_view host) {
   const int rc = idn2_to_ascii_8z(decoded.c_str(), &output, IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL);
   const std::unique_ptr<char, decltype(&std::free)> owned(output, &std::free);
   if (rc != IDN2_OK || output == nullptr) return std::nullopt;
-  return ascii::to_lower(std::string_view(output));
+  // The URL standard's forbidden domain code points (a "%0A" decoded is no host at all).
+  const std::string_view name(output);
+  if (std::ranges::any_of(name, [](char c) {
+        return static_cast<unsigned char>(c) <= 0x20 || c == 0x7F ||
+               std::string_view("#%/:<>?@[\\]^|").find(c) != std::string_view::npos;
+      }))
+    return std::nullopt;
+  return ascii::to_lower(name);
+}
+
+namespace {
+
+// Where the host of the authority of `url` is: [begin, end); nullopt without an authority or
+// for an IP literal.
+std::optional<std::pair<std::size_t, std::size_t>> host_of(std::string_view url) {
+  const std::size_t slashes = url.find("//");
+  if (slashes == std::string_view::npos || url.find_first_of("/?#") < slashes) return std::nullopt;
+  const std::size_t authority = slashes + 2;
+  const std::size_t end = std::min(url.find_first_of("/?#\\", authority), url.size());
+  std::size_t begin = authority;
+  if (const std::size_t at = url.substr(authority, end - authority).rfind('@');
+      at != std::string_view::npos)
+    begin = authority + at + 1;
+  if (begin < end && url[begin] == '[') return std::nullopt;  // an IP literal
+  std::size_t host_end = url.find(':', begin);
+  if (host_end == std::string_view::npos || host_end > end) host_end = end;
+  return std::pair{begin, host_end};
+}
+
+}  // namespace
+
+bool host_needs_idna(std::string_view url) {
+  const auto host = host_of(url);
+  return host && needs_idna(url.substr(host->first, host->second - host->first));
 }
 
 bool make_host_ascii(std::string& url) {
-  const std::size_t slashes = url.find("//");
-  if (slashes == std::string::npos || url.find_first_of("/?#") < slashes) return true;
-  const std::size_t authority = slashes + 2;
-  const std::size_t end = std::min(url.find_first_of("/?#\\", authority), url.size());
-  std::size_t host_begin = authority;
-  if (const std::size_t at = std::string_view(url).substr(authority, end - authority).rfind('@');
-      at != std::string_view::npos)
-    host_begin = authority + at + 1;
-  if (host_begin < end && url[host_begin] == '[') return true;  // an IP literal
-  std::size_t host_end = url.find(':', host_begin);
-  if (host_end == std::string::npos || host_end > end) host_end = end;
-  const std::string_view host = std::string_view(url).substr(host_begin, host_end - host_begin);
-  if (!needs_idna(host)) return true;
-  const auto converted = host_to_ascii(host);
+  const auto host = host_of(url);
+  if (!host) return true;
+  const auto [begin, end] = *host;
+  const std::string_view name = std::string_view(url).substr(begin, end - begin);
+  if (!needs_idna(name)) return true;
+  const auto converted = host_to_ascii(name);
   if (!converted) return false;
-  url.replace(host_begin, host_end - host_begin, *converted);
+  url.replace(begin, end - begin, *converted);
   return true;
 }
 

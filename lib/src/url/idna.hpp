@@ -15,8 +15,13 @@ bool needs_idna(std::string_view host);
 /// `host` (UTF-8, possibly percent-encoded, as written in a URL) as an ASCII host name:
 /// percent escapes decoded, then each label mapped and, if not ASCII, written as an A-label;
 /// lower-case. nullopt when the host is not a valid internationalised name (invalid UTF-8, a
-/// disallowed code point, a label too long ...).
+/// disallowed code point, a label too long ...) or holds a code point the URL standard forbids
+/// in a domain (controls, space, "#%/:<>?@[\]^|").
 std::optional<std::string> host_to_ascii(std::string_view host);
+
+/// Whether the host of the authority of `url` (absolute or scheme-relative, as written) needs
+/// host_to_ascii; no copy is made.
+bool host_needs_idna(std::string_view url);
 
 /// Converts the host of the authority of `url` (absolute or scheme-relative, as written) in
 /// place by host_to_ascii when needs_idna says so (most URLs need nothing: they are not

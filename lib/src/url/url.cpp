@@ -315,6 +315,13 @@ std::optional<std::string> scheme_of(std::string_view ref) {
 
 std::optional<std::string> normalize_url(std::string_view url) {
   try {
+    // An internationalised host of a special scheme is its A-labels, as resolve_link gives it.
+    std::string ascii;
+    if (const auto scheme = scheme_of(url); scheme && is_special(*scheme) && host_needs_idna(url)) {
+      ascii = url;
+      if (!make_host_ascii(ascii)) return std::nullopt;
+      url = ascii;
+    }
     const auto parsed = urls::parse_uri(url);
     if (!parsed) return std::nullopt;
     return normalize_view(*parsed);

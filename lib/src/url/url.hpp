@@ -16,8 +16,10 @@ std::optional<std::string> scheme_of(std::string_view ref);
 /// Normalises an absolute URL of any scheme: lower-case scheme and host, default port removed
 /// (80 for http, 443 for https; also ws, wss, ftp), empty path of an http(s) URL becomes "/",
 /// dot segments removed, percent-encoding normalised (upper-case hex digits, unreserved
-/// characters decoded), fragment removed. Path and query case are kept. Returns nullopt when
-/// `url` is not an absolute URL, or is an http(s) URL without a host or with a port > 65535.
+/// characters decoded), fragment removed, an internationalised host of a special scheme
+/// (http, https, ws, wss, ftp) written with its A-labels. Path and query case are kept. Returns
+/// nullopt when `url` is not an absolute URL, or is an http(s) URL without a host or with a port >
+/// 65535.
 std::optional<std::string> normalize_url(std::string_view url);
 
 /// Resolves `link`, an attribute value as written in a page (possibly relative, possibly
