@@ -317,7 +317,7 @@ std::optional<std::string> normalize_url(std::string_view url) {
   try {
     // An internationalised host of a special scheme is its A-labels, as resolve_link gives it.
     std::string ascii;
-    if (const auto scheme = scheme_of(url); scheme && is_special(*scheme) && host_needs_idna(url)) {
+    if (host_needs_idna(url) && is_special(scheme_of(url).value_or(""))) {
       ascii = url;
       if (!make_host_ascii(ascii)) return std::nullopt;
       url = ascii;
