@@ -117,8 +117,8 @@ enum class markup_reading { compact, shrunk, whole };
 /// Parses `html` and returns what the page references, each reference with its place:
 /// - documents: the href of <a>, <area>, SVG <a> (or its xlink:href) and <link> (rel
 ///   stylesheet among them; but a rel of only icon/preload/prefetch/modulepreload/manifest
-///   tokens makes a resource, and preconnect/dns-prefetch a link that is skipped); the src of <iframe> and <frame>; the URL of
-///   <meta http-equiv=refresh content="N; url=...">;
+///   tokens makes a resource, and preconnect/dns-prefetch a link that is skipped); the src of
+///   <iframe> and <frame>; the URL of <meta http-equiv=refresh content="N; url=...">;
 /// - resources: the src and srcset of <img> and <source>; the src of <script>, <embed>,
 ///   <audio>, <track> and <input type=image>; <video> src and poster; <object> data.
 /// In HTML content, <template> and <noscript> content included. Each URL is resolved against
