@@ -5,12 +5,11 @@
 #include <algorithm>
 
 #include "text/ascii.hpp"
+#include "text/utf8_append.hpp"
 
 namespace corocrawl::css {
 
 namespace {
-
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 
 constexpr bool is_newline(char c) {
   return c == '\n' || c == '\r' || c == '\f';
@@ -45,24 +44,6 @@ constexpr bool is_non_printable(char c) {
 constexpr std::uint32_t hex_value(char c) {
   if (ascii::is_digit(c)) return static_cast<std::uint32_t>(c - '0');
   return static_cast<std::uint32_t>(ascii::to_lower(c) - 'a' + 10);
-}
-
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
 }
 
 }  // namespace
@@ -218,7 +199,7 @@ void tokenizer::consume_numeric() {
 
 void tokenizer::consume_escape(std::string* out) {
   if (!has(pos_)) {
-    if (out) out->append(kReplacement);
+    if (out) out->append(replacement_character);
     return;
   }
   const char c = css_[pos_];
@@ -226,7 +207,7 @@ void tokenizer::consume_escape(std::string* out) {
     ++pos_;
     if (!out) return;
     if (c == '\0')
-      out->append(kReplacement);
+      out->append(replacement_character);
     else
       *out += c;  // a UTF-8 lead byte: the loop that called copies the rest
     return;
@@ -240,7 +221,7 @@ void tokenizer::consume_escape(std::string* out) {
     ++pos_;
   if (!out) return;
   if (value == 0 || (value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF)
-    out->append(kReplacement);
+    out->append(replacement_character);
   else
     append_utf8(*out, value);
 }
@@ -254,7 +235,7 @@ void tokenizer::consume_ident_sequence(std::string* name) {
       ++pos_;
       if (out) {
         if (c == '\0')
-          out->append(kReplacement);
+          out->append(replacement_character);
         else
           *out += c;
       }
@@ -318,7 +299,7 @@ void tokenizer::consume_url(token& t) {
     }
     ++pos_;
     if (c == '\0')
-      t.value.append(kReplacement);
+      t.value.append(replacement_character);
     else
       t.value += c;
   }
@@ -359,7 +340,7 @@ void tokenizer::consume_string(token& t) {
       else
         consume_escape(&t.value);
     } else if (c == '\0') {
-      t.value.append(kReplacement);
+      t.value.append(replacement_character);
     } else {
       t.value += c;
     }

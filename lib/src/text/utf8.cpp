@@ -5,11 +5,11 @@
 
 #include <cstddef>
 
+#include "text/utf8_append.hpp"
+
 namespace corocrawl {
 
 namespace {
-
-constexpr std::string_view replacement_character = "\xEF\xBF\xBD";  // U+FFFD
 
 struct sequence {
   std::size_t length = 1;  ///< bytes: of the well-formed sequence, or of the maximal subpart
