@@ -216,11 +216,8 @@ verdict crawler::verdict_of(const fetch_record& record) const {
 // When `retries_` allows another try after `fetched`, puts `item` back in the frontier for it
 // and returns true.
 bool crawler::retry_later(const work_item& item, const http_client::result& fetched) {
-  const failed_try failure{.network = static_cast<bool>(fetched.ec),
-                           .retryable = fetched.ec && is_retryable(fetched.ec),
-                           .status = fetched.response.status,
-                           .retry_after = fetched.response.retry_after};
-  const auto retry = retries_.after(item.tries, failure, std::chrono::system_clock::now());
+  const auto retry =
+      retries_.after(item.tries, failed_try_of(fetched), std::chrono::system_clock::now());
   if (!retry) return false;
   const auto why = fetched.ec ? fetched.error : std::to_string(fetched.response.status);
   spdlog::info("try {} for {} failed ({}): retrying in {:.1f} s", item.tries, store_->url(item.url),
@@ -233,6 +230,28 @@ bool crawler::retry_later(const work_item& item, const http_client::result& fetc
     frontier_.push_at(item, when);
   }
   return true;
+}
+
+failed_try crawler::failed_try_of(const http_client::result& fetched) {
+  return {.network = static_cast<bool>(fetched.ec),
+          .retryable = fetched.ec && is_retryable(fetched.ec),
+          .status = fetched.response.status,
+          .retry_after = fetched.response.retry_after};
+}
+
+asio::awaitable<crawler::retried> crawler::fetch_retrying(const http_target& target,
+                                                          fetch_mode mode) {
+  const auto headers = headers_for_target(options_, root_origins_, target);
+  retried got;
+  for (;;) {
+    got.fetched = co_await fetcher_.get(target, headers, mode);
+    ++got.tries;
+    if (stopping_) co_return got;
+    const auto retry =
+        retries_.after(got.tries, failed_try_of(got.fetched), std::chrono::system_clock::now());
+    if (!retry) co_return got;
+    co_await clock_.wait_until(clock_.now() + retry->delay);
+  }
 }
 
 asio::awaitable<void> crawler::stop_at(time_point deadline) {

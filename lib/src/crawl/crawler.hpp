@@ -101,6 +101,15 @@ class crawler {
   verdict verdict_of(const fetch_record& record) const;
   boost::asio::awaitable<void> stop_at(time_point deadline);
   bool retry_later(const work_item& item, const http_client::result& fetched);
+  static failed_try failed_try_of(const http_client::result& fetched);
+  /// A request outside the frontier (robots.txt, a sitemap), tried again as retries_ says,
+  /// waiting in place; the last answer and how many tries it took. Returns at once when the
+  /// crawl stops.
+  struct retried {
+    http_client::result fetched;
+    int tries = 0;
+  };
+  boost::asio::awaitable<retried> fetch_retrying(const http_target& target, fetch_mode mode);
   void follow_redirect(const work_item& item, const http_response& response, fetch_record& record);
   /// Records what `response` is and, for a page of the site, follows its references; an HTML
   /// page parsed completely gives its `anchors`.

@@ -54,9 +54,8 @@ asio::awaitable<void> crawler::fetch_robots(robots_state& state, const http_targ
   std::string url = robots_url(origin);
   http_target target = origin;
   target.target = "/robots.txt";
-  for (int tries = 1, redirects = 0;;) {
-    const auto headers = headers_for_target(options_, root_origins_, target);
-    const auto fetched = co_await fetcher_.get(target, headers, fetch_mode::get);
+  for (int redirects = 0;;) {
+    const auto [fetched, tries] = co_await fetch_retrying(target, fetch_mode::get);
     if (stopping_) {
       state.what = robots_state::failed;
       state.problem = "the crawl stopped";
@@ -85,16 +84,8 @@ asio::awaitable<void> crawler::fetch_robots(robots_state& state, const http_targ
       spdlog::debug("{}: answered {}: everything is allowed", url, status);
       co_return;
     }
-    const failed_try failure{.network = !answered,
-                             .retryable = !answered && is_retryable(fetched.ec),
-                             .status = status,
-                             .retry_after = fetched.response.retry_after};
-    if (const auto retry = retries_.after(tries++, failure, std::chrono::system_clock::now())) {
-      co_await clock_.wait_until(clock_.now() + retry->delay);
-      continue;
-    }
     state.what = robots_state::failed;
-    state.tries = tries - 1;
+    state.tries = tries;
     state.problem = answered ? url + " answered " + std::to_string(status)
                              : url + " could not be fetched: " + fetched.error;
     if (!answered) {

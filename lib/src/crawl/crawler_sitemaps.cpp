@@ -65,21 +65,9 @@ asio::awaitable<void> crawler::read_sitemap(const std::string& url, std::deque<s
     co_return;
   }
   const auto id = store_->add_url(url, std::nullopt, 0);
-  const auto target = parsed->request();
-  const auto headers = headers_for_target(options_, root_origins_, target);
-  http_client::result fetched;
-  int tries = 0;
-  for (;;) {
-    fetched = co_await fetcher_.get(target, headers, fetch_mode::get);
-    if (stopping_) co_return;  // left unchecked
-    const failed_try failure{.network = static_cast<bool>(fetched.ec),
-                             .retryable = fetched.ec && is_retryable(fetched.ec),
-                             .status = fetched.response.status,
-                             .retry_after = fetched.response.retry_after};
-    const auto retry = retries_.after(++tries, failure, std::chrono::system_clock::now());
-    if (!retry) break;
-    co_await clock_.wait_until(clock_.now() + retry->delay);
-  }
+  const auto target = parsed->request();  // not a temporary in the co_await: GCC 12
+  const auto [fetched, tries] = co_await fetch_retrying(target, fetch_mode::get);
+  if (stopping_) co_return;  // left unchecked
 
   fetch_record record{.url = url, .tries = tries};
   verdict meaning = verdict::ok;
