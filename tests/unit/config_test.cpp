@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "config/value_parsers.hpp"
+#include "config_error_of.hpp"
 #include "corocrawl/errors.hpp"
 #include "settings.hpp"
 #include "temp_dir.hpp"
@@ -42,23 +43,7 @@ void validate(const settings& s) {
   corocrawl::validate(s.crawl);
 }
 
-/// Runs `f`, which must throw config_error; checks the message is one line and contains
-/// every part. Returns the message.
-std::string error_of(const std::function<void()>& f,
-                     std::initializer_list<std::string_view> parts) {
-  try {
-    f();
-  } catch (const config_error& e) {
-    const std::string message = e.what();
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-    for (std::string_view part : parts) {
-      EXPECT_NE(message.find(part), std::string::npos) << "\"" << part << "\" not in: " << message;
-    }
-    return message;
-  }
-  ADD_FAILURE() << "no config_error thrown";
-  return {};
-}
+using testing::error_of;
 
 // ---- parse_count ----------------------------------------------------------------------------
 

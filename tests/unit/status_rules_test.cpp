@@ -17,6 +17,7 @@
 #include "config/plan_details.hpp"
 #include "config/status_judge.hpp"
 #include "config/value_parsers.hpp"
+#include "config_error_of.hpp"
 #include "corocrawl/config.hpp"
 #include "corocrawl/errors.hpp"
 #include "corocrawl/plan.hpp"
@@ -29,23 +30,7 @@ namespace {
 namespace fs = std::filesystem;
 using range = status_codes::range;
 
-/// Runs `f`, which must throw config_error; checks the message is one line and contains
-/// every part. Returns the message.
-std::string error_of(const std::function<void()>& f,
-                     std::initializer_list<std::string_view> parts) {
-  try {
-    f();
-  } catch (const config_error& e) {
-    const std::string message = e.what();
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-    for (std::string_view part : parts) {
-      EXPECT_NE(message.find(part), std::string::npos) << "\"" << part << "\" not in: " << message;
-    }
-    return message;
-  }
-  ADD_FAILURE() << "no config_error thrown";
-  return {};
-}
+using testing::error_of;
 
 // ---- status_codes and parse_status_codes ----------------------------------------------------
 
