@@ -27,10 +27,7 @@ using testing::test_server;
 class ReferencesTest : public ::testing::Test {
  protected:
   crawl_result crawl(const std::function<void(crawl_options&)>& adjust = {}) {
-    auto options = testing::options_for({server_.url("/")});
-    options.resolve.push_back({"ext.test", server_.port(), {"127.0.0.1"}});
-    options.robots = crawl_options{}.robots;  // on, as by default
-    options.external = crawl_options{}.external;
+    auto options = testing::checking_options_for({server_.url("/")}, server_.port());
     if (adjust) adjust(options);
     return run_crawl(options);
   }

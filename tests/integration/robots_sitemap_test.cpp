@@ -24,11 +24,8 @@ using testing::test_server;
 class RobotsTest : public ::testing::Test {
  protected:
   crawl_result crawl(const std::function<void(crawl_options&)>& adjust = {}) {
-    auto options = testing::options_for({server_.url("/")});
+    auto options = testing::checking_options_for({server_.url("/")}, server_.port());
     options.max_tries = 2;
-    options.resolve.push_back({"ext.test", server_.port(), {"127.0.0.1"}});
-    options.robots = crawl_options{}.robots;  // on, as by default
-    options.external = crawl_options{}.external;
     if (adjust) adjust(options);
     return run_crawl(options);
   }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,16 @@ inline crawl_options options_for(std::vector<std::string> roots) {
   options.timeout = std::chrono::seconds(10);
   options.robots = false;
   options.external = false;
+  return options;
+}
+
+/// options_for(roots) with robots.txt and links to other sites on, as by default, and the
+/// other site "ext.test" at 127.0.0.1:`port` (--resolve): for the tests of those checks.
+inline crawl_options checking_options_for(std::vector<std::string> roots, std::uint16_t port) {
+  crawl_options options = options_for(std::move(roots));
+  options.robots = crawl_options{}.robots;
+  options.external = crawl_options{}.external;
+  options.resolve.push_back({"ext.test", port, {"127.0.0.1"}});
   return options;
 }
 
