@@ -13,7 +13,6 @@
 #include <stdexcept>
 
 #include "config/plan_details.hpp"
-#include "corocrawl/utf8.hpp"
 #include "http/content_type.hpp"
 #include "http/request_headers.hpp"
 #include "url/http_url.hpp"
@@ -117,34 +116,8 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   const auto target = http_url::of(url)->request();  // in scope or external, so http(s)
   const bool external = store_->external(item.url);
   if (!external && options_.robots) {
-    const auto* robots = co_await robots_for(item.origin, target);
-    if (stopping_) co_return;
-    if (robots->what == robots_state::failed && robots->unreachable) {
-      const fetch_record record{.url = std::string(url),
-                                .error = robots->error,
-                                .failure = robots->unreachable,
-                                .tries = robots->tries};
-      store_->finish(item.url, record, verdict::broken);
-      co_return;
-    }
-    if (robots->what == robots_state::failed) {
-      store_->hold(item.url, robots->problem);
-      co_return;
-    }
-    if (!robots->rules.allows(target.target)) {
-      // As the file has it, so made safe for a terminal before it is logged.
-      const auto rule = robots->rules.deciding_rule(target.target);
-      const auto shown_rule = to_terminal_text(rule.value_or(""));
-      if (item.url < root_count_) {  // a root the user asked for: not checking it fails
-        spdlog::warn("{}: robots.txt disallows it ({}): not crawled (--ignore-robots crawls it)",
-                     url, shown_rule);
-        store_->hold(item.url, "robots.txt disallows it (" + rule.value_or("") + ")");
-      } else {
-        spdlog::debug("not fetching {}: robots.txt ({})", url, shown_rule);
-        store_->skip(item.url, "robots.txt");
-      }
-      co_return;
-    }
+    const bool allowed = co_await robots_allow(item, target);
+    if (!allowed) co_return;  // finished, or left unchecked, as robots.txt has it
   }
   const std::span<const http_header> headers = headers_for(item.origin, target);
   // What is not parsed is checked with HEAD first; many servers mishandle HEAD, so only a

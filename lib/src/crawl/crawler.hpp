@@ -140,6 +140,7 @@ class crawler {
   boost::asio::awaitable<const robots_state*> robots_for(origin_id origin,
                                                          const http_target& target);
   boost::asio::awaitable<void> fetch_robots(robots_state& state, const http_target& origin);
+  boost::asio::awaitable<bool> robots_allow(const work_item& item, const http_target& target);
   bool reads_sitemaps() const;
   boost::asio::awaitable<void> read_sitemaps();
   boost::asio::awaitable<void> read_sitemap(const std::string& url, std::deque<std::string>& more);

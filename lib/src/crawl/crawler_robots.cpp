@@ -9,6 +9,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "config/plan_details.hpp"
+#include "corocrawl/utf8.hpp"
 #include "crawl/crawler.hpp"
 #include "url/host.hpp"
 #include "url/url.hpp"
@@ -106,6 +107,42 @@ asio::awaitable<void> crawler::fetch_robots(robots_state& state, const http_targ
     }
     co_return;
   }
+}
+
+// Whether robots.txt lets the crawl fetch `item` (of the site, with request `target`); when it
+// does not, the URL is finished here: failed like its unreachable host, left unchecked (a
+// robots.txt unavailable, a root disallowed), or skipped.
+asio::awaitable<bool> crawler::robots_allow(const work_item& item, const http_target& target) {
+  const std::string_view url = store_->url(item.url);
+  const auto* robots = co_await robots_for(item.origin, target);
+  if (stopping_) co_return false;
+  if (robots->what == robots_state::failed && robots->unreachable) {
+    const fetch_record record{.url = std::string(url),
+                              .error = robots->error,
+                              .failure = robots->unreachable,
+                              .tries = robots->tries};
+    store_->finish(item.url, record, verdict::broken);
+    co_return false;
+  }
+  if (robots->what == robots_state::failed) {
+    store_->hold(item.url, robots->problem);
+    co_return false;
+  }
+  if (!robots->rules.allows(target.target)) {
+    // As the file has it, so made safe for a terminal before it is logged.
+    const auto rule = robots->rules.deciding_rule(target.target);
+    const auto shown_rule = to_terminal_text(rule.value_or(""));
+    if (item.url < root_count_) {  // a root the user asked for: not checking it fails
+      spdlog::warn("{}: robots.txt disallows it ({}): not crawled (--ignore-robots crawls it)", url,
+                   shown_rule);
+      store_->hold(item.url, "robots.txt disallows it (" + rule.value_or("") + ")");
+    } else {
+      spdlog::debug("not fetching {}: robots.txt ({})", url, shown_rule);
+      store_->skip(item.url, "robots.txt");
+    }
+    co_return false;
+  }
+  co_return true;
 }
 
 }  // namespace corocrawl
