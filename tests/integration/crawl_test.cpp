@@ -490,6 +490,29 @@ TEST_F(CrawlTest, BodyLargerThanTheLimitIsNotRead) {
   EXPECT_TRUE(passed(result));  // the link works: the page is only too big to check
 }
 
+// Pages over 512 KiB are parsed one at a time on their own strand; several arriving together
+// still give all their links. (Under ThreadSanitizer this is the run that covers that strand.)
+TEST_F(CrawlTest, BigPagesArrivingTogetherAreAllRead) {
+  constexpr int pages = 12;
+  std::vector<std::string> bigs;
+  for (int i = 0; i < pages; ++i)
+    bigs.push_back("/big" + std::to_string(i));
+  server_.add_page("/", bigs);
+  std::string filler;
+  while (filler.size() < 600 * 1024)
+    filler += "<p><b>filler</b> text</p>\n";
+  for (int i = 0; i < pages; ++i) {
+    const auto small = "/small" + std::to_string(i);
+    server_.add_page(bigs[i], {}, filler + "<a href=" + small + ">s</a>");
+    server_.add_page(small);
+  }
+  const auto result = crawl();
+  EXPECT_EQ(result.records.size(), 1u + 2 * pages);
+  for (int i = 0; i < pages; ++i)
+    EXPECT_EQ(server_.requests_for("/small" + std::to_string(i)), 1u) << i;
+  EXPECT_TRUE(passed(result));
+}
+
 TEST_F(CrawlTest, KeepAliveConnectionIsReused) {
   server_.add_page("/", {"/a"});
   server_.add_page("/a", {"/b"});
