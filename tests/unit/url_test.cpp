@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "url/host.hpp"
 
@@ -415,6 +417,29 @@ TEST(ResolveLink, BaseMustBeAbsolute) {
 TEST(ResolveLink, EmbeddedNulIsEncodedNotTruncated) {
   using namespace std::string_literals;
   EXPECT_EQ(resolve_link(kPage, "/a\0b"s), opt("http://example.com/a%00b"));
+}
+
+// One scratch for many links, as a page's links are resolved: what a link leaves in it (a
+// longer one, one that failed half-way) never shows in the next one's URL.
+TEST(ResolveLink, AScratchPassedAlongChangesNoAnswer) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {kPage, "http://a/" + std::string(300, 'x') + "?" + std::string(200, 'q')},
+      {kPage, "b"},
+      {kPage, "http://a:99999/"},
+      {kPage, "../../c/./d/../e?f#g"},
+      {"http://h/one/two/three/", "///x"},
+      {"http://[::1", "x"},
+      {"foo:a/b", "../c"},
+      {kPage, ""},
+      {"http://ex.org/p", "http:/q"},
+      {kPage, "http://\xE2\x98\x83.example/"},
+      {kPage, "//h"},
+  };
+  resolve_scratch scratch;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto& [base, link] : cases)
+      EXPECT_EQ(resolve_link(base, link, scratch), resolve_link(base, link)) << base << " " << link;
+  }
 }
 
 // ---- split_http_url ---------------------------------------------------------------------

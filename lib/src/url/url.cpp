@@ -11,7 +11,6 @@
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
 #include <new>
-#include <vector>
 
 #include "text/ascii.hpp"
 #include "url/host.hpp"
@@ -62,11 +61,10 @@ void append_pct(std::string& out, unsigned char byte) {
   out += kHexDigits[byte & 0xF];
 }
 
-// RFC 3986 6.2.2.1-2: upper-case hex digits, decode unreserved characters (only those: a
-// decoded "/" or "?" would change the URL's meaning). Optionally lower-cases the rest (hosts).
-std::string normalize_percent(std::string_view s, bool lower_case) {
-  std::string out;
-  out.reserve(s.size());
+// RFC 3986 6.2.2.1-2, appended to `out`: upper-case hex digits, decode unreserved characters
+// (only those: a decoded "/" or "?" would change the URL's meaning). Optionally lower-cases
+// the rest (hosts).
+void append_normalized_percent(std::string& out, std::string_view s, bool lower_case) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (is_valid_triplet(s, i)) {
       const auto decoded = static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2]));
@@ -82,38 +80,43 @@ std::string normalize_percent(std::string_view s, bool lower_case) {
       out += lower_case ? ascii::to_lower(s[i]) : s[i];
     }
   }
-  return out;
 }
 
-// RFC 3986 5.2.4 for an absolute path: "." and ".." segments go, ".." never climbs above "/".
-std::string remove_dot_segments(std::string_view path) {
-  std::vector<std::string_view> kept;
+// RFC 3986 5.2.4 for the absolute path that makes up the end of `s` from `start` (where its
+// '/' is), in place: "." and ".." segments go, ".." never climbs above "/". The kept segments
+// are written back from `start` + 1 on, never past what is still to be read.
+void remove_dot_segments(std::string& s, std::size_t start) {
+  const std::size_t root = start + 1;  // past the leading '/'
+  std::size_t read = root;
+  std::size_t write = root;
+  std::size_t kept = 0;
   bool trailing_slash = false;
-  std::size_t begin = 1;  // past the leading '/'
   while (true) {
-    const std::size_t end = path.find('/', begin);
-    const bool last = end == std::string_view::npos;
-    const std::string_view segment =
-        path.substr(begin, last ? std::string_view::npos : end - begin);
+    const std::size_t found = s.find('/', read);
+    const bool last = found == std::string::npos;
+    const std::size_t end = last ? s.size() : found;
+    const std::string_view segment(s.data() + read, end - read);
     if (segment == ".") {
       trailing_slash = last;
     } else if (segment == "..") {
-      if (!kept.empty()) kept.pop_back();
+      if (kept > 0) {
+        --kept;
+        // The separator before the last kept segment (which has none of its own).
+        write = kept == 0 ? root : s.rfind('/', write - 1);
+      }
       trailing_slash = last;
     } else {
-      kept.push_back(segment);
+      if (kept > 0) s[write++] = '/';
+      std::char_traits<char>::move(s.data() + write, segment.data(), segment.size());
+      write += segment.size();
+      ++kept;
       trailing_slash = false;
     }
     if (last) break;
-    begin = end + 1;
+    read = end + 1;
   }
-  std::string out = "/";
-  for (std::size_t i = 0; i < kept.size(); ++i) {
-    if (i > 0) out += '/';
-    out += kept[i];
-  }
-  if (trailing_slash && !kept.empty()) out += '/';
-  return out;
+  if (trailing_slash && kept > 0) s[write++] = '/';
+  s.resize(write);
 }
 
 // The schemes browsers treat as "special": they always have a host, "\" means "/", and they
@@ -136,20 +139,21 @@ bool path_follows_authority(urls::url_view u) {
 }
 
 std::optional<std::string> normalize_view(urls::url_view u) {
-  const std::string scheme = ascii::to_lower(u.scheme());
-  const auto default_port = special_default_port(scheme);
+  const auto default_port = special_default_port(ascii::to_lower(u.scheme()));
   if (default_port && (!u.has_authority() || u.encoded_host().empty())) return std::nullopt;
   if (!path_follows_authority(u)) return std::nullopt;
 
-  std::string out = scheme;
+  std::string out;
+  out.reserve(u.buffer().size() + 2);  // never longer, but for "/." or an empty path's "/"
+  append_normalized_percent(out, u.scheme(), true);  // a scheme has no '%': lower-cased
   out += ':';
   if (u.has_authority()) {
     out += "//";
     if (u.has_userinfo()) {
-      out += normalize_percent(u.encoded_userinfo(), false);
+      append_normalized_percent(out, u.encoded_userinfo(), false);
       out += '@';
     }
-    out += normalize_percent(u.encoded_host(), true);
+    append_normalized_percent(out, u.encoded_host(), true);
     if (u.has_port() && !u.port().empty()) {
       const auto port = parse_port(u.port());
       if (!port) return std::nullopt;
@@ -160,16 +164,17 @@ std::optional<std::string> normalize_view(urls::url_view u) {
     }
   }
 
-  std::string path = normalize_percent(u.encoded_path(), false);
-  if (!path.empty() && path.front() == '/') path = remove_dot_segments(path);
-  if (path.empty() && default_port) path = "/";
+  const std::size_t path = out.size();
+  append_normalized_percent(out, u.encoded_path(), false);
+  if (out.size() > path && out[path] == '/') remove_dot_segments(out, path);
+  if (out.size() == path && default_port) out += '/';
   // Without an authority a path starting with "//" would read back as one (RFC 3986 5.2.2).
-  if (!u.has_authority() && path.starts_with("//")) out += "/.";
-  out += path;
+  if (!u.has_authority() && std::string_view(out).substr(path).starts_with("//"))
+    out.insert(path, "/.");
 
   if (u.has_query()) {
     out += '?';
-    out += normalize_percent(u.encoded_query(), false);
+    append_normalized_percent(out, u.encoded_query(), false);
   }
   return out;
 }
@@ -180,15 +185,13 @@ bool is_c0_or_space(char c) {
 
 // What the WHATWG URL parser does to an href before parsing: trim C0 controls and spaces,
 // drop tabs and newlines anywhere. The fragment is dropped too: the crawler never keeps it.
-std::string clean_href(std::string_view link) {
+void clean_href(std::string_view link, std::string& out) {
   link = ascii::trim_if(link, is_c0_or_space);
-  std::string out;
-  out.reserve(link.size());
+  out.clear();
   for (const char c : link) {
     if (c == '#') break;
     if (c != '\t' && c != '\n' && c != '\r') out += c;
   }
-  return out;
 }
 
 std::string strip_leading_slashes(std::string_view s) {
@@ -200,8 +203,8 @@ std::string strip_leading_slashes(std::string_view s) {
 // browser-only syntax of special schemes is translated, and bytes RFC 3986 forbids but
 // browsers accept (spaces, non-ASCII, "|", a lone "%" ...) are percent-encoded.
 // An internationalised host becomes its ASCII form, as browsers send it (nullopt when it
-// cannot).
-std::optional<std::string> browser_to_rfc3986(std::string ref, std::string_view base_scheme) {
+// cannot), into `out`; false when it cannot. `ref` is rewritten on the way.
+bool browser_to_rfc3986(std::string& ref, std::string_view base_scheme, std::string& out) {
   const auto scheme = scheme_of(ref);
   const std::string effective = scheme ? *scheme : std::string(base_scheme);
   const bool special = is_special(effective);
@@ -223,7 +226,7 @@ std::optional<std::string> browser_to_rfc3986(std::string ref, std::string_view 
     } else if (ref.starts_with("//")) {
       ref = "//" + strip_leading_slashes(ref);  // "///h/x" is "//h/x"
     }
-    if (!make_host_ascii(ref)) return std::nullopt;
+    if (!make_host_ascii(ref)) return false;
   }
   if (!scheme_of(ref) && !ref.starts_with('/')) {
     // A ':' in the first segment of a relative path would read as a scheme ("1a:b").
@@ -238,8 +241,7 @@ std::optional<std::string> browser_to_rfc3986(std::string ref, std::string_view 
     authority_end = std::min(ref.find_first_of("/?", prefix + 2), ref.size());
   }
 
-  std::string out(ref.substr(0, prefix));
-  out.reserve(ref.size() + ref.size() / 4);
+  out.assign(ref, 0, prefix);
   bool in_query = false;
   for (std::size_t i = prefix; i < ref.size(); ++i) {
     const char c = ref[i];
@@ -255,41 +257,44 @@ std::optional<std::string> browser_to_rfc3986(std::string ref, std::string_view 
       append_pct(out, static_cast<unsigned char>(c));
     }
   }
-  return out;
+  return true;
 }
 
-// RFC 3986 5.2.2 (dot segments are left to normalize_view). `ref` has no fragment.
-std::string resolve_reference(urls::url_view base, urls::url_view ref) {
-  if (ref.has_scheme()) return std::string(ref.buffer());
-  std::string out(base.scheme());
+// RFC 3986 5.2.2 into `out` (dot segments are left to normalize_view). `ref` has no fragment.
+void resolve_reference(urls::url_view base, urls::url_view ref, std::string& out) {
+  if (ref.has_scheme()) {
+    out = ref.buffer();
+    return;
+  }
+  out = base.scheme();
   out += ':';
   if (ref.has_authority()) {
     out += ref.buffer();  // "//authority/path?query"
-    return out;
+    return;
   }
   if (base.has_authority()) {
     out += "//";
     out += base.encoded_authority();
   }
+  const std::size_t path = out.size();
   const std::string_view ref_path = ref.encoded_path();
-  std::string path;
   if (ref_path.empty()) {
-    path = base.encoded_path();
+    out += base.encoded_path();
   } else if (ref_path.front() == '/') {
-    path = ref_path;
+    out += ref_path;
   } else {
     const std::string_view base_path = base.encoded_path();
     if (base.has_authority() && base_path.empty()) {
-      path = "/";
+      out += '/';
     } else {
       const std::size_t slash = base_path.rfind('/');
-      if (slash != std::string_view::npos) path = base_path.substr(0, slash + 1);
+      if (slash != std::string_view::npos) out += base_path.substr(0, slash + 1);
     }
-    path += ref_path;
+    out += ref_path;
   }
   // Without an authority a path starting with "//" would read back as one.
-  if (!base.has_authority() && path.starts_with("//")) out += "/.";
-  out += path;
+  if (!base.has_authority() && std::string_view(out).substr(path).starts_with("//"))
+    out.insert(path, "/.");
   if (ref.has_query()) {
     out += '?';
     out += ref.encoded_query();
@@ -297,7 +302,6 @@ std::string resolve_reference(urls::url_view base, urls::url_view ref) {
     out += '?';
     out += base.encoded_query();
   }
-  return out;
 }
 
 }  // namespace
@@ -332,20 +336,28 @@ std::optional<std::string> normalize_url(std::string_view url) {
   }
 }
 
-std::optional<std::string> resolve_link(std::string_view base, std::string_view link) {
+std::optional<std::string> resolve_link(std::string_view base, std::string_view link,
+                                        resolve_scratch& scratch) {
   try {
     const auto base_url = urls::parse_uri(base);
     if (!base_url) return std::nullopt;
-    const auto ref_text = browser_to_rfc3986(clean_href(link), ascii::to_lower(base_url->scheme()));
-    if (!ref_text) return std::nullopt;
-    const auto ref = urls::parse_uri_reference(*ref_text);
+    clean_href(link, scratch.href);
+    if (!browser_to_rfc3986(scratch.href, ascii::to_lower(base_url->scheme()), scratch.ref))
+      return std::nullopt;
+    const auto ref = urls::parse_uri_reference(scratch.ref);
     if (!ref) return std::nullopt;
-    return normalize_url(resolve_reference(*base_url, *ref));
+    resolve_reference(*base_url, *ref, scratch.resolved);
+    return normalize_url(scratch.resolved);
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception&) {
     return std::nullopt;
   }
+}
+
+std::optional<std::string> resolve_link(std::string_view base, std::string_view link) {
+  resolve_scratch scratch;
+  return resolve_link(base, link, scratch);
 }
 
 std::optional<http_target> split_http_url(std::string_view url) {

@@ -29,6 +29,15 @@ std::optional<std::string> normalize_url(std::string_view url);
 /// absolute URL (unparseable, no host or a bad port for http(s), or `base` is not absolute).
 std::optional<std::string> resolve_link(std::string_view base, std::string_view link);
 
+/// Buffers resolve_link works in. Passed from call to call they keep their capacity, so that
+/// resolving a page's links allocates little more than the URLs returned.
+struct resolve_scratch {
+  std::string href, ref, resolved;
+};
+/// resolve_link(base, link), working in `scratch`.
+std::optional<std::string> resolve_link(std::string_view base, std::string_view link,
+                                        resolve_scratch& scratch);
+
 /// The parts of a normalised http(s) URL that a request needs.
 struct http_target {
   bool https = false;
