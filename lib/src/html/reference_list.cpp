@@ -61,13 +61,18 @@ void reference_list::add(std::string_view written, const found_reference& found,
 std::uint32_t reference_list::link_of(std::string_view written) {
   if (const auto known = resolved_.find(written); known != resolved_.end()) return known->second;
   std::uint32_t link = kUnresolved;
-  if (auto url = resolve_link(base_, legacy_encoding_ ? query_in_encoding(written) : written)) {
-    const auto [entry, added] = index_.try_emplace(*url, static_cast<std::uint32_t>(links_.size()));
-    // A resource until a reference makes it a document.
-    if (added) links_.push_back({std::move(*url), reference_kind::resource});
-    link = entry->second;
+  if (auto url =
+          resolve_link(base_, legacy_encoding_ ? query_in_encoding(written) : written, scratch_)) {
+    if (const auto entry = index_.find(std::string_view(*url)); entry != index_.end()) {
+      link = entry->second;
+    } else {
+      link = static_cast<std::uint32_t>(links_.size());
+      index_.emplace(std::string_view(*url), link);
+      // A resource until a reference makes it a document.
+      links_.push_back({std::move(*url), reference_kind::resource});
+    }
   }
-  resolved_.emplace(std::string(written), link);
+  resolved_.emplace(written, link);
   return link;
 }
 

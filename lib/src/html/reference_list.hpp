@@ -4,6 +4,7 @@
 // (page_links::references).
 
 #include <cstdint>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include "html/links.hpp"
 #include "html/tree_references.hpp"
 #include "text/string_hash.hpp"
+#include "url/url.hpp"
 
 namespace corocrawl {
 
@@ -54,8 +56,14 @@ class reference_list {
   std::string_view encoding_;  // static
   std::vector<page_link> links_;
   std::vector<page_reference> references_;
-  std::unordered_map<std::string, std::uint32_t> index_;
-  std::unordered_map<std::string, std::uint32_t, string_hash, std::equal_to<>> resolved_;
+  resolve_scratch scratch_;
+  // The maps' nodes and keys come from blocks freed with the list, not an allocation each:
+  // fewer calls to malloc, which the parse threads share.
+  using string_table =
+      std::pmr::unordered_map<std::pmr::string, std::uint32_t, string_hash, std::equal_to<>>;
+  std::pmr::monotonic_buffer_resource memory_{8192};
+  string_table index_{&memory_};     // links_ by URL
+  string_table resolved_{&memory_};  // link_of()'s answers, by the text written
 };
 
 }  // namespace corocrawl
