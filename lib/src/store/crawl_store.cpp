@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <iterator>
+#include <numeric>
+#include <utility>
 
 namespace corocrawl {
 
@@ -135,26 +137,40 @@ broken_link crawl_store::problem(url_id id) const {
 }
 
 std::vector<broken_link> crawl_store::missing_fragments() const {
-  std::map<std::pair<url_id, std::string_view>, broken_link> by_url;
-  for (const auto& missing : fragments_.missing_fragments()) {
-    auto [it, added] = by_url.try_emplace({missing.target, missing.fragment});
-    auto& link = it->second;
-    if (added) {
-      link.url = std::string(urls_[missing.target]) + "#" + std::string(missing.fragment);
-      const auto page = page_state_of(missing.target).page;
-      if (entries_[page].status != 0) link.status = entries_[page].status;
-      link.error = "missing fragment";
-    }
-    link.sources.push_back(source_of(missing.source));
-    link.referrers.push_back(link.sources.back().page);
+  const auto& all = fragments_.missing_fragments();
+  // The references grouped by URL and fragment; a group is one broken link.
+  std::vector<std::uint32_t> order(all.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::ranges::sort(order, {}, [&all](std::uint32_t i) {
+    return std::pair{all[i].target, all[i].fragment};
+  });
+  std::vector<std::size_t> starts;  // of the groups in `order`, and its end
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const auto& here = all[order[k]];
+    if (k == 0 || here.target != all[order[k - 1]].target ||
+        here.fragment != all[order[k - 1]].fragment)
+      starts.push_back(k);
   }
+  starts.push_back(order.size());
   std::vector<broken_link> links;
-  for (auto& [key, link] : by_url) {
+  links.reserve(starts.size() - 1);
+  for (std::size_t group = 0; group + 1 < starts.size(); ++group) {
+    const std::size_t begin = starts[group];
+    const std::size_t end = starts[group + 1];
+    const auto& first = all[order[begin]];
+    auto& link = links.emplace_back();
+    link.url = std::string(urls_[first.target]) + "#" + std::string(first.fragment);
+    const auto page = page_state_of(first.target).page;
+    if (entries_[page].status != 0) link.status = entries_[page].status;
+    link.error = "missing fragment";
+    link.sources.reserve(end - begin);
+    for (std::size_t k = begin; k < end; ++k)
+      link.sources.push_back(source_of(all[order[k]].source));
     std::ranges::sort(link.sources);
-    std::ranges::sort(link.referrers);
-    link.referrers.erase(std::unique(link.referrers.begin(), link.referrers.end()),
-                         link.referrers.end());
-    links.push_back(std::move(link));
+    for (const auto& source : link.sources) {
+      if (link.referrers.empty() || link.referrers.back() != source.page)
+        link.referrers.push_back(source.page);
+    }
   }
   std::ranges::sort(links, {}, &broken_link::url);
   return links;
