@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -419,9 +420,9 @@ TEST(ResolveLink, EmbeddedNulIsEncodedNotTruncated) {
   EXPECT_EQ(resolve_link(kPage, "/a\0b"s), opt("http://example.com/a%00b"));
 }
 
-// One scratch for many links, as a page's links are resolved: what a link leaves in it (a
-// longer one, one that failed half-way) never shows in the next one's URL.
-TEST(ResolveLink, AScratchPassedAlongChangesNoAnswer) {
+// One resolver per base for many links, as a page's links are resolved: what a link leaves
+// in its buffers (a longer one, one that failed half-way) never shows in the next one's URL.
+TEST(ResolveLink, AResolverKeptForManyLinksChangesNoAnswer) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {kPage, "http://a/" + std::string(300, 'x') + "?" + std::string(200, 'q')},
       {kPage, "b"},
@@ -435,10 +436,13 @@ TEST(ResolveLink, AScratchPassedAlongChangesNoAnswer) {
       {kPage, "http://\xE2\x98\x83.example/"},
       {kPage, "//h"},
   };
-  resolve_scratch scratch;
+  std::map<std::string, link_resolver> resolvers;
   for (int pass = 0; pass < 2; ++pass) {
-    for (const auto& [base, link] : cases)
-      EXPECT_EQ(resolve_link(base, link, scratch), resolve_link(base, link)) << base << " " << link;
+    for (const auto& [base, link] : cases) {
+      auto& resolver = resolvers.try_emplace(base, base).first->second;
+      EXPECT_EQ(resolver.base(), base);
+      EXPECT_EQ(resolver.resolve(link), resolve_link(base, link)) << base << " " << link;
+    }
   }
 }
 

@@ -14,14 +14,15 @@ namespace {
 // Appends references to a page's, each distinct URL listed once.
 class reference_appender {
  public:
-  reference_appender(page_links& page, std::string_view base) : page_(page), base_(base) {
+  reference_appender(page_links& page, std::string_view base)
+      : page_(page), resolver_(std::string(base)) {
     for (std::uint32_t i = 0; i < page_.links.size(); ++i)
       index_.emplace(page_.links[i].url, i);
   }
 
   void add(const css::css_reference& found, std::string_view element, bool attribute,
            std::uint32_t line, std::uint32_t column) {
-    auto url = resolve_link(base_, found.url);
+    auto url = resolver_.resolve(found.url);
     if (!url) return;
     const auto kind = found.import ? reference_kind::document : reference_kind::resource;
     auto [entry, added] = index_.try_emplace(*url, static_cast<std::uint32_t>(page_.links.size()));
@@ -44,7 +45,7 @@ class reference_appender {
 
  private:
   page_links& page_;
-  std::string_view base_;
+  link_resolver resolver_;
   std::unordered_map<std::string, std::uint32_t> index_;
 };
 

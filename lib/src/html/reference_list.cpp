@@ -23,7 +23,9 @@ std::string base_url(std::string_view page_url, std::optional<std::string_view> 
 }
 
 reference_list::reference_list(std::string base, std::string_view encoding)
-    : base_(std::move(base)), legacy_encoding_(!charset::is_utf8(encoding)), encoding_(encoding) {}
+    : resolver_(std::move(base)),
+      legacy_encoding_(!charset::is_utf8(encoding)),
+      encoding_(encoding) {}
 
 void reference_list::add(const found_reference& found, const place& at) {
   switch (found.form) {
@@ -43,7 +45,7 @@ void reference_list::add(const found_reference& found, const place& at) {
 void reference_list::take_into(page_links& page) && {
   page.links = std::move(links_);
   page.references = std::move(references_);
-  page.base = std::move(base_);
+  page.base = resolver_.base();
 }
 
 void reference_list::add(std::string_view written, const found_reference& found, const place& at) {
@@ -61,8 +63,7 @@ void reference_list::add(std::string_view written, const found_reference& found,
 std::uint32_t reference_list::link_of(std::string_view written) {
   if (const auto known = resolved_.find(written); known != resolved_.end()) return known->second;
   std::uint32_t link = kUnresolved;
-  if (auto url =
-          resolve_link(base_, legacy_encoding_ ? query_in_encoding(written) : written, scratch_)) {
+  if (auto url = resolver_.resolve(legacy_encoding_ ? query_in_encoding(written) : written)) {
     if (const auto entry = index_.find(std::string_view(*url)); entry != index_.end()) {
       link = entry->second;
     } else {

@@ -51,12 +51,11 @@ class reference_list {
   // The URL standard encodes a link's query in the page's encoding (its path in UTF-8).
   std::string query_in_encoding(std::string_view written) const;
 
-  std::string base_;
+  link_resolver resolver_;  // against the page's base URL
   bool legacy_encoding_;
   std::string_view encoding_;  // static
   std::vector<page_link> links_;
   std::vector<page_reference> references_;
-  resolve_scratch scratch_;
   // The maps' nodes and keys come from blocks freed with the list, not an allocation each:
   // fewer calls to malloc, which the parse threads share.
   using string_table =

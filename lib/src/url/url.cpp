@@ -260,31 +260,33 @@ bool browser_to_rfc3986(std::string& ref, std::string_view base_scheme, std::str
   return true;
 }
 
-// RFC 3986 5.2.2 into `out` (dot segments are left to normalize_view). `ref` has no fragment.
-void resolve_reference(urls::url_view base, urls::url_view ref, std::string& out) {
+// RFC 3986 5.2.2 into `out` (dot segments are left to normalize_view). `ref` has no fragment;
+// `base` has the parts of link_resolver::base_parts.
+template <typename Base>
+void resolve_reference(const Base& base, urls::url_view ref, std::string& out) {
   if (ref.has_scheme()) {
     out = ref.buffer();
     return;
   }
-  out = base.scheme();
+  out = base.scheme;
   out += ':';
   if (ref.has_authority()) {
     out += ref.buffer();  // "//authority/path?query"
     return;
   }
-  if (base.has_authority()) {
+  if (base.has_authority) {
     out += "//";
-    out += base.encoded_authority();
+    out += base.authority;
   }
   const std::size_t path = out.size();
   const std::string_view ref_path = ref.encoded_path();
   if (ref_path.empty()) {
-    out += base.encoded_path();
+    out += base.path;
   } else if (ref_path.front() == '/') {
     out += ref_path;
   } else {
-    const std::string_view base_path = base.encoded_path();
-    if (base.has_authority() && base_path.empty()) {
+    const std::string_view base_path = base.path;
+    if (base.has_authority && base_path.empty()) {
       out += '/';
     } else {
       const std::size_t slash = base_path.rfind('/');
@@ -293,14 +295,14 @@ void resolve_reference(urls::url_view base, urls::url_view ref, std::string& out
     out += ref_path;
   }
   // Without an authority a path starting with "//" would read back as one.
-  if (!base.has_authority() && std::string_view(out).substr(path).starts_with("//"))
+  if (!base.has_authority && std::string_view(out).substr(path).starts_with("//"))
     out.insert(path, "/.");
   if (ref.has_query()) {
     out += '?';
     out += ref.encoded_query();
-  } else if (ref_path.empty() && base.has_query()) {
+  } else if (ref_path.empty() && base.has_query) {
     out += '?';
-    out += base.encoded_query();
+    out += base.query;
   }
 }
 
@@ -336,18 +338,28 @@ std::optional<std::string> normalize_url(std::string_view url) {
   }
 }
 
-std::optional<std::string> resolve_link(std::string_view base, std::string_view link,
-                                        resolve_scratch& scratch) {
+link_resolver::link_resolver(std::string base) : base_(std::move(base)) {
+  const auto parsed = urls::parse_uri(base_);
+  if (!parsed) return;
+  const urls::url_view u = *parsed;
+  parts_ = base_parts{.scheme = u.scheme(),
+                      .authority = u.encoded_authority(),
+                      .path = u.encoded_path(),
+                      .query = u.encoded_query(),
+                      .has_authority = u.has_authority(),
+                      .has_query = u.has_query()};
+  scheme_ = ascii::to_lower(u.scheme());
+}
+
+std::optional<std::string> link_resolver::resolve(std::string_view link) {
+  if (!parts_) return std::nullopt;
   try {
-    const auto base_url = urls::parse_uri(base);
-    if (!base_url) return std::nullopt;
-    clean_href(link, scratch.href);
-    if (!browser_to_rfc3986(scratch.href, ascii::to_lower(base_url->scheme()), scratch.ref))
-      return std::nullopt;
-    const auto ref = urls::parse_uri_reference(scratch.ref);
+    clean_href(link, href_);
+    if (!browser_to_rfc3986(href_, scheme_, ref_)) return std::nullopt;
+    const auto ref = urls::parse_uri_reference(ref_);
     if (!ref) return std::nullopt;
-    resolve_reference(*base_url, *ref, scratch.resolved);
-    return normalize_url(scratch.resolved);
+    resolve_reference(*parts_, *ref, resolved_);
+    return normalize_url(resolved_);
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception&) {
@@ -356,8 +368,7 @@ std::optional<std::string> resolve_link(std::string_view base, std::string_view 
 }
 
 std::optional<std::string> resolve_link(std::string_view base, std::string_view link) {
-  resolve_scratch scratch;
-  return resolve_link(base, link, scratch);
+  return link_resolver(std::string(base)).resolve(link);
 }
 
 std::optional<http_target> split_http_url(std::string_view url) {

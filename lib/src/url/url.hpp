@@ -29,14 +29,32 @@ std::optional<std::string> normalize_url(std::string_view url);
 /// absolute URL (unparseable, no host or a bad port for http(s), or `base` is not absolute).
 std::optional<std::string> resolve_link(std::string_view base, std::string_view link);
 
-/// Buffers resolve_link works in. Passed from call to call they keep their capacity, so that
-/// resolving a page's links allocates little more than the URLs returned.
-struct resolve_scratch {
-  std::string href, ref, resolved;
+/// Resolves links against one base URL as resolve_link does, faster: the base is parsed once,
+/// and the buffers it works in keep their capacity from link to link, so that resolving a
+/// page's links allocates little more than the URLs returned. Not copyable or movable (it
+/// keeps views into its base).
+class link_resolver {
+ public:
+  explicit link_resolver(std::string base);
+  link_resolver(const link_resolver&) = delete;
+  link_resolver& operator=(const link_resolver&) = delete;
+
+  /// resolve_link(base(), link).
+  std::optional<std::string> resolve(std::string_view link);
+  const std::string& base() const { return base_; }
+
+ private:
+  // What RFC 3986 5.2.2 reads of the base: views into base_.
+  struct base_parts {
+    std::string_view scheme, authority, path, query;
+    bool has_authority = false, has_query = false;
+  };
+
+  std::string base_;
+  std::optional<base_parts> parts_;  // none when base_ is not an absolute URL
+  std::string scheme_;               // lower-cased
+  std::string href_, ref_, resolved_;
 };
-/// resolve_link(base, link), working in `scratch`.
-std::optional<std::string> resolve_link(std::string_view base, std::string_view link,
-                                        resolve_scratch& scratch);
 
 /// The parts of a normalised http(s) URL that a request needs.
 struct http_target {
