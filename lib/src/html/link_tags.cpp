@@ -242,9 +242,12 @@ class link_tag_reader {
     const bool decodes = id_slot != kNoSlot || name_slot != kNoSlot || style_slot != kNoSlot;
     if (!has_references && !decodes) return;
 
-    if (tags_.count++ % kTagsPerChunk == 0 && !chunk_.markup.empty()) {
-      tags_.chunks.push_back(std::move(chunk_));
+    if (tags_.count++ % kTagsPerChunk == 0) {
+      if (!chunk_.markup.empty()) tags_.chunks.push_back(std::move(chunk_));
+      // Room for a typical page's tags at once, rather than growing into it.
       chunk_ = link_chunk();
+      chunk_.markup.reserve(4096);
+      chunk_.places.reserve(64);
     }
     std::string& out = chunk_.markup;
     // The element written: the tag itself, or an element that nests nothing for the values

@@ -142,6 +142,7 @@ page_links references_of_tags(link_tags& tags, std::string_view page_url, std::s
     });
   }
   reference_list list(std::move(base), encoding);
+  list.reserve(tags.count);
   for (link_chunk& chunk : tags.chunks) {
     if (page.outcome == parse_outcome::stopped || page.outcome == parse_outcome::over_budget) break;
     const auto place_of = [&](const GumboNode* node) -> const tag_place* {

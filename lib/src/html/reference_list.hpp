@@ -38,6 +38,9 @@ class reference_list {
   // Adds the references of `found` (one attribute's value) at `at`.
   void add(const found_reference& found, const place& at);
 
+  // Makes room for `references` references (a page's reference tags give about one each).
+  void reserve(std::size_t references) { references_.reserve(references); }
+
   void take_into(page_links& page) &&;
 
  private:
