@@ -49,14 +49,14 @@ void reference_list::take_into(page_links& page) && {
 }
 
 void reference_list::add(std::string_view written, const found_reference& found, const place& at) {
-  const std::uint32_t link = link_of(written.substr(0, written.find('#')));
+  const std::size_t hash = written.find('#');
+  const std::uint32_t link = link_of(written.substr(0, hash));
   if (link == kUnresolved) return;
   if (found.kind == reference_kind::document) links_[link].kind = reference_kind::document;
   page_reference reference{
       link, std::string(at.element), found.attribute, std::nullopt, at.line, at.column};
-  if (const std::size_t hash = written.find('#'); hash != std::string_view::npos) {
+  if (hash != std::string_view::npos)
     reference.fragment = std::string(ascii::trim(written.substr(hash + 1)));
-  }
   references_.push_back(std::move(reference));
 }
 
