@@ -260,10 +260,9 @@ bool browser_to_rfc3986(std::string& ref, std::string_view base_scheme, std::str
   return true;
 }
 
-// RFC 3986 5.2.2 into `out` (dot segments are left to normalize_view). `ref` has no fragment;
-// `base` has the parts of link_resolver::base_parts.
-template <typename Base>
-void resolve_reference(const Base& base, urls::url_view ref, std::string& out) {
+// RFC 3986 5.2.2 into `out` (dot segments are left to normalize_view). `ref` has no fragment.
+void resolve_reference(const link_resolver::base_parts& base, urls::url_view ref,
+                       std::string& out) {
   if (ref.has_scheme()) {
     out = ref.buffer();
     return;

@@ -43,13 +43,13 @@ class link_resolver {
   std::optional<std::string> resolve(std::string_view link);
   const std::string& base() const { return base_; }
 
- private:
-  // What RFC 3986 5.2.2 reads of the base: views into base_.
+  /// What RFC 3986 5.2.2 reads of the base: views into base().
   struct base_parts {
     std::string_view scheme, authority, path, query;
     bool has_authority = false, has_query = false;
   };
 
+ private:
   std::string base_;
   std::optional<base_parts> parts_;  // none when base_ is not an absolute URL
   std::string scheme_;               // lower-cased
