@@ -31,11 +31,13 @@ std::optional<std::string> host_to_ascii(std::string_view host) {
   const int rc = idn2_to_ascii_8z(decoded.c_str(), &output, IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL);
   const std::unique_ptr<char, decltype(&std::free)> owned(output, &std::free);
   if (rc != IDN2_OK || output == nullptr) return std::nullopt;
-  // The URL standard's forbidden domain code points (a "%0A" decoded is no host at all).
+  // Only what a URL holds as written (RFC 3986 reg-name: letters, digits, "-._~" and
+  // "!$&'()*+,;="). Anything else would be written percent-encoded and read back as another
+  // host; the URL standard forbids most of it in a domain anyway ("%0A" decoded is no host).
   const std::string_view name(output);
-  if (std::ranges::any_of(name, [](char c) {
-        return static_cast<unsigned char>(c) <= 0x20 || c == 0x7F ||
-               std::string_view("#%/:<>?@[\\]^|").find(c) != std::string_view::npos;
+  if (!std::ranges::all_of(name, [](char c) {
+        return ascii::is_alpha(c) || ascii::is_digit(c) ||
+               std::string_view("-._~!$&'()*+,;=").find(c) != std::string_view::npos;
       }))
     return std::nullopt;
   return ascii::to_lower(name);

@@ -15,8 +15,9 @@ bool needs_idna(std::string_view host);
 /// `host` (UTF-8, possibly percent-encoded, as written in a URL) as an ASCII host name:
 /// percent escapes decoded, then each label mapped and, if not ASCII, written as an A-label;
 /// lower-case. nullopt when the host is not a valid internationalised name (invalid UTF-8, a
-/// disallowed code point, a label too long ...) or holds a code point the URL standard forbids
-/// in a domain (controls, space, "#%/:<>?@[\]^|").
+/// disallowed code point, a label too long ...) or holds what an RFC 3986 host name cannot
+/// (anything but letters, digits, "-._~" and "!$&'()*+,;="; the URL standard forbids controls,
+/// space and "#%/:<>?@[\]^|" in a domain too).
 std::optional<std::string> host_to_ascii(std::string_view host);
 
 /// Whether the host of the authority of `url` (absolute or scheme-relative, as written) needs
