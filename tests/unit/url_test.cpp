@@ -307,6 +307,24 @@ TEST(NormalizeUrl, AnInternationalisedHostIsItsALabelsAsResolveLinkGives) {
   EXPECT_EQ(normalize_url("foo://%C3%A9/"), opt("foo://%C3%A9/"));  // not a special scheme
 }
 
+// A host that decodes to what no RFC 3986 host can hold (here '"') is refused however it is
+// reached, not written back percent-encoded as another host.
+TEST(NormalizeUrl, AHostDecodingToWhatNoHostHoldsIsRefused) {
+  EXPECT_EQ(resolve_link(kPage, "//%22"), std::nullopt);
+  EXPECT_EQ(resolve_link(kPage, "http://a%7Bb.test/"), std::nullopt);
+  EXPECT_EQ(normalize_url("http://%22/"), std::nullopt);
+  EXPECT_EQ(normalize_url("http://a%2Bb.test/"), opt("http://a+b.test/"));  // a sub-delim
+}
+
+// A base with an internationalised host gives its links the A-labels.
+TEST(ResolveLink, AnInternationalisedBaseHostIsItsALabels) {
+  EXPECT_EQ(resolve_link("http://b\xC3\xBC"
+                         "cher.test/a/",
+                         "b?q"),
+            opt("http://xn--bcher-kva.test/a/b?q"));
+  EXPECT_EQ(resolve_link("http://a\xFF.test/", "b"), std::nullopt);
+}
+
 TEST(ResolveLink, EncodesInvalidUtf8BytesToo) {
   EXPECT_EQ(resolve_link(kPage, "\xFF\xFE"), opt("http://example.com/dir/%FF%FE"));
 }
