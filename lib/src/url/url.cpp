@@ -179,13 +179,6 @@ std::optional<std::string> normalize_view(urls::url_view u) {
   return out;
 }
 
-// normalize_url of a URL whose host needs no IDNA step.
-std::optional<std::string> normalize_ascii(std::string_view url) {
-  const auto parsed = urls::parse_uri(url);
-  if (!parsed) return std::nullopt;
-  return normalize_view(*parsed);
-}
-
 bool is_c0_or_space(char c) {
   return static_cast<unsigned char>(c) <= 0x20;
 }
@@ -334,7 +327,9 @@ std::optional<std::string> normalize_url(std::string_view url) {
       if (!make_host_ascii(ascii)) return std::nullopt;
       url = ascii;
     }
-    return normalize_ascii(url);
+    const auto parsed = urls::parse_uri(url);
+    if (!parsed) return std::nullopt;
+    return normalize_view(*parsed);
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception&) {
@@ -343,9 +338,6 @@ std::optional<std::string> normalize_url(std::string_view url) {
 }
 
 link_resolver::link_resolver(std::string base) : base_(std::move(base)) {
-  // Its host in A-labels once, here: browser_to_rfc3986 gives a link's own host so, and the
-  // URLs resolved then need no IDNA step.
-  if (is_special(scheme_of(base_).value_or("")) && !make_host_ascii(base_)) return;
   const auto parsed = urls::parse_uri(base_);
   if (!parsed) return;
   const urls::url_view u = *parsed;
@@ -366,7 +358,7 @@ std::optional<std::string> link_resolver::resolve(std::string_view link) {
     const auto ref = urls::parse_uri_reference(ref_);
     if (!ref) return std::nullopt;
     resolve_reference(*parts_, *ref, resolved_);
-    return normalize_ascii(resolved_);
+    return normalize_url(resolved_);
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception&) {
