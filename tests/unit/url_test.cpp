@@ -313,6 +313,7 @@ TEST(NormalizeUrl, AHostDecodingToWhatNoHostHoldsIsRefused) {
   EXPECT_EQ(resolve_link(kPage, "//%22"), std::nullopt);
   EXPECT_EQ(resolve_link(kPage, "http://a%7Bb.test/"), std::nullopt);
   EXPECT_EQ(normalize_url("http://%22/"), std::nullopt);
+  EXPECT_EQ(resolve_link(kPage, "wss:{"), std::nullopt);  // found by the url fuzzer
   EXPECT_EQ(normalize_url("http://a%2Bb.test/"), opt("http://a+b.test/"));  // a sub-delim
 }
 
