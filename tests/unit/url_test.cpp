@@ -317,15 +317,6 @@ TEST(NormalizeUrl, AHostDecodingToWhatNoHostHoldsIsRefused) {
   EXPECT_EQ(normalize_url("http://a%2Bb.test/"), opt("http://a+b.test/"));  // a sub-delim
 }
 
-// A base with an internationalised host gives its links the A-labels.
-TEST(ResolveLink, AnInternationalisedBaseHostIsItsALabels) {
-  EXPECT_EQ(resolve_link("http://b\xC3\xBC"
-                         "cher.test/a/",
-                         "b?q"),
-            opt("http://xn--bcher-kva.test/a/b?q"));
-  EXPECT_EQ(resolve_link("http://a\xFF.test/", "b"), std::nullopt);
-}
-
 TEST(ResolveLink, EncodesInvalidUtf8BytesToo) {
   EXPECT_EQ(resolve_link(kPage, "\xFF\xFE"), opt("http://example.com/dir/%FF%FE"));
 }
