@@ -1,0 +1,83 @@
+// GitHub Actions workflow commands: one annotation per place a page references a problem
+// URL, so that the runner shows it on that file and line of a pull request's diff.
+#include "report/github_annotations.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "corocrawl/utf8.hpp"
+
+namespace corocrawl {
+
+namespace {
+
+// The runner reads "%", CR and LF as escapes in a command's message, and also ":" and "," in
+// its properties (which they would end).
+std::string escaped(std::string_view text, bool property) {
+  std::string out;
+  for (const char c : to_valid_utf8(text)) {
+    switch (c) {
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      case ':':
+        out += property ? "%3A" : ":";
+        break;
+      case ',':
+        out += property ? "%2C" : ",";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string what_is_wrong(const broken_link& link) {
+  std::string text = link.status ? std::to_string(*link.status) : std::string("error");
+  if (link.error) text += " " + *link.error;
+  if (link.external) text += " (external)";
+  return text;
+}
+
+void write_command(std::ostream& out, std::string_view command, const broken_link& link,
+                   const link_source* source, const page_locator& locate) {
+  out << "::" << command << ' ';
+  if (source != nullptr) {
+    out << "file=" << escaped(locate(source->page), true) << ",line=" << source->line
+        << ",col=" << source->column << ',';
+  }
+  out << "title=" << escaped(std::string(command == "error" ? "broken link" : "link warning"), true)
+      << "::" << escaped(link.url + " " + what_is_wrong(link), false);
+  if (source != nullptr)
+    out << escaped(" (" + source->element + " " + source->attribute + ")", false);
+  out << '\n';
+}
+
+void write_links(std::ostream& out, std::string_view command, const std::vector<broken_link>& links,
+                 const page_locator& locate) {
+  for (const auto& link : links) {
+    for (const auto& source : link.sources)
+      write_command(out, command, link, &source, locate);
+    // A problem URL that no page references in its markup (a root, a redirect's target) is
+    // annotated once, without a place.
+    if (link.sources.empty()) write_command(out, command, link, nullptr, locate);
+  }
+}
+
+}  // namespace
+
+void write_github_annotations(std::ostream& out, const crawl_result& result,
+                              const page_locator& locate) {
+  write_links(out, "error", result.broken, locate);
+  write_links(out, "warning", result.warnings, locate);
+  write_links(out, "warning", result.rate_limited, locate);
+}
+
+}  // namespace corocrawl
