@@ -7,6 +7,7 @@
 
 #include "corocrawl/report.hpp"
 #include "corocrawl/utf8.hpp"
+#include "report/verdict.hpp"
 
 namespace corocrawl {
 
@@ -107,38 +108,6 @@ void write_orphans(std::ostream& out, const std::vector<std::string>& orphans) {
              [&out](const std::string& url) { out << "  " << shown(url) << '\n'; });
 }
 
-std::string count_of(std::size_t n, std::string_view noun) {
-  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
-}
-
-void write_verdict(std::ostream& out, const crawl_result& result, bool fail_on_rate_limit) {
-  const auto urls = result.records.size();
-  const auto broken = result.broken.size();
-  const auto limited = result.rate_limited.size();
-  const auto unchecked = result.unchecked.size();
-  const std::string and_unchecked =
-      unchecked > 0 ? ", " + std::to_string(unchecked) + " left unchecked" : "";
-  const std::string so_far = count_of(urls, "URL") + ", " + std::to_string(broken) +
-                             " broken so far" + and_unchecked + "\n";
-  if (result.failure)
-    out << "FAILED: the crawl could not go on after " << so_far;
-  else if (result.interrupted)
-    out << "INTERRUPTED: stopped after " << so_far;
-  else if (result.timed_out)
-    out << "TIMED OUT: stopped by --max-time after " << so_far;
-  else if (broken > 0)
-    out << "FAILED: " << count_of(broken, "broken URL") << " of " << urls << " checked"
-        << and_unchecked << "\n";
-  else if (unchecked > 0)
-    out << "FAILED: " << count_of(unchecked, "URL") << " left unchecked, " << urls
-        << " checked, nothing broken\n";
-  else if (fail_on_rate_limit && limited > 0)
-    out << "FAILED: " << count_of(limited, "rate-limited URL") << " of " << urls << " checked\n";
-  else
-    out << "PASSED: " << count_of(urls, "URL") << " checked, nothing broken"
-        << (limited > 0 ? " (" + std::to_string(limited) + " rate limited)" : "") << "\n";
-}
-
 }  // namespace
 
 void write_text_report(std::ostream& out, const crawl_result& result, const crawl_options& options,
@@ -148,7 +117,7 @@ void write_text_report(std::ostream& out, const crawl_result& result, const craw
     write_links(out, "Warnings", result.warnings);
     write_links(out, "Rate limited (429)", result.rate_limited);
     write_unchecked(out, result.unchecked);
-    write_verdict(out, result, options.fail_on_rate_limit);
+    out << verdict(result, options.fail_on_rate_limit) << '\n';
     return;
   }
   out << "*** Report ***\n";
@@ -181,7 +150,7 @@ void write_text_report(std::ostream& out, const crawl_result& result, const craw
                   key.c_str());
     out << line;
   }
-  write_verdict(out, result, options.fail_on_rate_limit);
+  out << verdict(result, options.fail_on_rate_limit) << '\n';
 }
 
 }  // namespace corocrawl
