@@ -1,0 +1,151 @@
+#include "report/junit_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "corocrawl/utf8.hpp"
+
+namespace corocrawl {
+
+namespace {
+
+// XML character data and attribute values: markup characters as entities, and the characters
+// XML 1.0 forbids (C0 controls but tab, LF and CR) as U+FFFD.
+std::string xml(std::string_view text) {
+  std::string out;
+  for (const char c : to_valid_utf8(text)) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      // As references, which attribute values keep (a parser turns a literal tab or line
+      // break there into a space).
+      case '\t':
+        out += "&#9;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20)
+          out += "\xEF\xBF\xBD";
+        else
+          out += c;
+    }
+  }
+  return out;
+}
+
+std::string status_text(const broken_link& link) {
+  std::string text = link.status ? std::to_string(*link.status) : std::string("error");
+  if (link.error) text += " " + *link.error;
+  if (link.external) text += " (external)";
+  return text;
+}
+
+std::string places(const broken_link& link, const page_locator& locate) {
+  std::string text;
+  for (const auto& s : link.sources) {
+    text += locate(s.page) + ":" + std::to_string(s.line) + ":" + std::to_string(s.column) + " " +
+            s.element + " " + s.attribute + "\n";
+  }
+  if (link.sources.empty()) {
+    for (const auto& referrer : link.referrers)
+      text += "linked from " + locate(referrer) + "\n";
+  }
+  return text;
+}
+
+const broken_link* find(const std::vector<broken_link>& links, std::string_view url) {
+  const auto it = std::ranges::lower_bound(links, url, {}, &broken_link::url);
+  return it != links.end() && it->url == url ? &*it : nullptr;
+}
+
+void open_case(std::ostream& out, std::string_view url) {
+  out << "    <testcase classname=\"corocrawl\" name=\"" << xml(url) << "\"";
+}
+
+void write_problem(std::ostream& out, std::string_view element, const broken_link& link,
+                   const page_locator& locate) {
+  open_case(out, link.url);
+  out << ">\n      <" << element << " type=\"" << (element == "failure" ? "broken" : "error")
+      << "\" message=\"" << xml(status_text(link)) << "\">" << xml(places(link, locate)) << "</"
+      << element << ">\n    </testcase>\n";
+}
+
+}  // namespace
+
+void write_junit_report(std::ostream& out, const crawl_result& result, bool fail_on_rate_limit,
+                        const page_locator& locate) {
+  std::size_t failures = 0;
+  std::size_t tests = result.records.size() + result.unchecked.size() + result.skipped.size();
+  for (const auto& link : result.broken) {
+    if (link.url.find('#') != std::string::npos) ++tests;  // a missing fragment: no record
+    ++failures;
+  }
+  if (fail_on_rate_limit) failures += result.rate_limited.size();
+  char time[32];
+  std::snprintf(time, sizeof time, "%.3f", result.elapsed.count());
+  std::string name = "corocrawl";
+  for (const auto& root : result.roots)
+    name += " " + root;
+
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<testsuites name=\"corocrawl\" tests=\"" << tests << "\" failures=\"" << failures
+      << "\" errors=\"" << result.unchecked.size() << "\" time=\"" << time << "\">\n"
+      << "  <testsuite name=\"" << xml(name) << "\" tests=\"" << tests << "\" failures=\""
+      << failures << "\" errors=\"" << result.unchecked.size() << "\" skipped=\""
+      << result.skipped.size() << "\" time=\"" << time << "\">\n";
+  for (const fetch_record record : result.records) {
+    if (const auto* broken = find(result.broken, record.url)) {
+      write_problem(out, "failure", *broken, locate);
+    } else if (const auto* limited = find(result.rate_limited, record.url);
+               limited && fail_on_rate_limit) {
+      write_problem(out, "failure", *limited, locate);
+    } else {
+      open_case(out, record.url);
+      const auto* warning = find(result.warnings, record.url);
+      if (!warning) warning = limited;
+      if (warning) {
+        out << ">\n      <system-out>"
+            << xml(status_text(*warning) + "\n" + places(*warning, locate))
+            << "</system-out>\n    </testcase>\n";
+      } else {
+        out << "/>\n";
+      }
+    }
+  }
+  for (const auto& link : result.broken) {
+    if (link.url.find('#') != std::string::npos) write_problem(out, "failure", link, locate);
+  }
+  for (const auto& unchecked : result.unchecked) {
+    open_case(out, unchecked.url);
+    out << ">\n      <error type=\"unchecked\" message=\""
+        << xml("left unchecked" + (unchecked.reason ? ": " + *unchecked.reason : std::string()))
+        << "\"/>\n    </testcase>\n";
+  }
+  for (const auto& skipped : result.skipped) {
+    open_case(out, skipped.url);
+    out << ">\n      <skipped message=\"" << xml(skipped.reason) << "\"/>\n    </testcase>\n";
+  }
+  out << "  </testsuite>\n</testsuites>\n";
+}
+
+}  // namespace corocrawl
