@@ -1,0 +1,86 @@
+#include "report/sarif_report.hpp"
+
+#include <boost/json.hpp>
+#include <string>
+
+#include "corocrawl/version.hpp"
+#include "report/json_text.hpp"
+
+namespace corocrawl {
+
+namespace json = boost::json;
+
+namespace {
+
+constexpr const char* schema =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+json::object rule(std::string_view id, std::string_view description) {
+  return {{"id", id}, {"shortDescription", {{"text", description}}}};
+}
+
+json::object location(std::string_view page, std::uint32_t line, std::uint32_t column,
+                      const page_locator& locate) {
+  json::object physical{{"artifactLocation", {{"uri", json_text(locate(page))}}}};
+  if (line > 0) physical["region"] = {{"startLine", line}, {"startColumn", column}};
+  return {{"physicalLocation", std::move(physical)}};
+}
+
+std::string message_of(const broken_link& link, const link_source* source) {
+  std::string text =
+      link.url + " " + (link.status ? std::to_string(*link.status) : std::string("error"));
+  if (link.error) text += " " + *link.error;
+  if (link.external) text += " (external)";
+  if (source != nullptr) text += " (" + source->element + " " + source->attribute + ")";
+  return text;
+}
+
+void add_results(json::array& results, const std::vector<broken_link>& links, bool error,
+                 const page_locator& locate) {
+  for (const auto& link : links) {
+    const bool fragment = link.error == "missing fragment";
+    const std::string_view rule_id = !error     ? "link-warning"
+                                     : fragment ? "missing-fragment"
+                                                : "broken-link";
+    const auto add = [&](const link_source* source, json::array locations) {
+      results.emplace_back(
+          json::object{{"ruleId", rule_id},
+                       {"level", error ? "error" : "warning"},
+                       {"message", {{"text", json_text(message_of(link, source))}}},
+                       {"locations", std::move(locations)}});
+    };
+    for (const auto& source : link.sources)
+      add(&source, json::array{location(source.page, source.line, source.column, locate)});
+    if (link.sources.empty()) {
+      json::array locations;
+      if (!link.referrers.empty())
+        locations.push_back(location(link.referrers.front(), 0, 0, locate));
+      add(nullptr, std::move(locations));
+    }
+  }
+}
+
+}  // namespace
+
+void write_sarif_report(std::ostream& out, const crawl_result& result, const page_locator& locate) {
+  json::array results;
+  add_results(results, result.broken, true, locate);
+  add_results(results, result.warnings, false, locate);
+  add_results(results, result.rate_limited, false, locate);
+  const json::object driver{
+      {"name", "corocrawl"},
+      {"version", version},
+      {"informationUri", project_url},
+      {"rules",
+       json::array{
+           rule("broken-link", "A link or reference to a URL that is broken"),
+           rule("missing-fragment", "A link to a #fragment that its page does not have"),
+           rule("link-warning", "A link whose status is reported as a warning, or rate limited")}}};
+  const json::object log{{"$schema", schema},
+                         {"version", "2.1.0"},
+                         {"runs", json::array{json::object{{"tool", {{"driver", driver}}},
+                                                           {"results", std::move(results)}}}}};
+  out << json::serialize(log) << '\n';
+}
+
+}  // namespace corocrawl
