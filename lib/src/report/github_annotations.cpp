@@ -6,6 +6,7 @@
 #include <string>
 
 #include "corocrawl/utf8.hpp"
+#include "report/problem_text.hpp"
 
 namespace corocrawl {
 
@@ -39,13 +40,6 @@ std::string escaped(std::string_view text, bool property) {
   return out;
 }
 
-std::string what_is_wrong(const broken_link& link) {
-  std::string text = link.status ? std::to_string(*link.status) : std::string("error");
-  if (link.error) text += " " + *link.error;
-  if (link.external) text += " (external)";
-  return text;
-}
-
 void write_command(std::ostream& out, std::string_view command, const broken_link& link,
                    const link_source* source, const page_locator& locate) {
   out << "::" << command << ' ';
@@ -54,10 +48,7 @@ void write_command(std::ostream& out, std::string_view command, const broken_lin
         << ",col=" << source->column << ',';
   }
   out << "title=" << escaped(std::string(command == "error" ? "broken link" : "link warning"), true)
-      << "::" << escaped(link.url + " " + what_is_wrong(link), false);
-  if (source != nullptr)
-    out << escaped(" (" + source->element + " " + source->attribute + ")", false);
-  out << '\n';
+      << "::" << escaped(problem_message(link, source), false) << '\n';
 }
 
 void write_links(std::ostream& out, std::string_view command, const std::vector<broken_link>& links,

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "corocrawl/utf8.hpp"
+#include "report/problem_text.hpp"
 
 namespace corocrawl {
 
@@ -53,18 +54,10 @@ std::string xml(std::string_view text) {
   return out;
 }
 
-std::string status_text(const broken_link& link) {
-  std::string text = link.status ? std::to_string(*link.status) : std::string("error");
-  if (link.error) text += " " + *link.error;
-  if (link.external) text += " (external)";
-  return text;
-}
-
 std::string places(const broken_link& link, const page_locator& locate) {
   std::string text;
   for (const auto& s : link.sources) {
-    text += locate(s.page) + ":" + std::to_string(s.line) + ":" + std::to_string(s.column) + " " +
-            s.element + " " + s.attribute + "\n";
+    text += place_text(s, locate) + "\n";
   }
   if (link.sources.empty()) {
     for (const auto& referrer : link.referrers)
@@ -86,7 +79,7 @@ void write_problem(std::ostream& out, std::string_view element, const broken_lin
                    const page_locator& locate) {
   open_case(out, link.url);
   out << ">\n      <" << element << " type=\"" << (element == "failure" ? "broken" : "error")
-      << "\" message=\"" << xml(status_text(link)) << "\">" << xml(places(link, locate)) << "</"
+      << "\" message=\"" << xml(problem_status(link)) << "\">" << xml(places(link, locate)) << "</"
       << element << ">\n    </testcase>\n";
 }
 
@@ -125,7 +118,7 @@ void write_junit_report(std::ostream& out, const crawl_result& result, bool fail
       if (!warning) warning = limited;
       if (warning) {
         out << ">\n      <system-out>"
-            << xml(status_text(*warning) + "\n" + places(*warning, locate))
+            << xml(problem_status(*warning) + "\n" + places(*warning, locate))
             << "</system-out>\n    </testcase>\n";
       } else {
         out << "/>\n";

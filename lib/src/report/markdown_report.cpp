@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "corocrawl/utf8.hpp"
+#include "report/problem_text.hpp"
 #include "report/verdict.hpp"
 
 namespace corocrawl {
@@ -27,19 +28,11 @@ std::string literal(std::string_view text) {
   return out;
 }
 
-std::string status_text(const broken_link& link) {
-  std::string text = link.status ? std::to_string(*link.status) : std::string("error");
-  if (link.error) text += " " + *link.error;
-  if (link.external) text += " (external)";
-  return literal(text);
-}
-
 std::string where(const broken_link& link, const page_locator& locate) {
   std::string cell;
   for (const auto& s : link.sources) {
     if (!cell.empty()) cell += "<br>";
-    cell += literal(locate(s.page) + ":" + std::to_string(s.line) + ":" + std::to_string(s.column) +
-                    " " + s.element + " " + s.attribute);
+    cell += literal(place_text(s, locate));
   }
   if (cell.empty()) {
     for (const auto& referrer : link.referrers) {
@@ -57,8 +50,8 @@ void write_table(std::ostream& out, std::string_view title, const std::vector<br
   out << "| URL | Status | Where |\n|---|---|---|\n";
   for (std::size_t i = 0; i < links.size() && i < markdown_rows_at_most; ++i) {
     const auto& link = links[i];
-    out << "| " << literal(link.url) << " | " << status_text(link) << " | " << where(link, locate)
-        << " |\n";
+    out << "| " << literal(link.url) << " | " << literal(problem_status(link)) << " | "
+        << where(link, locate) << " |\n";
   }
   if (links.size() > markdown_rows_at_most)
     out << "\n… and " << links.size() - markdown_rows_at_most << " more (see the JSON summary)\n";

@@ -5,6 +5,7 @@
 
 #include "corocrawl/version.hpp"
 #include "report/json_text.hpp"
+#include "report/problem_text.hpp"
 
 namespace corocrawl {
 
@@ -26,15 +27,6 @@ json::object location(std::string_view page, std::uint32_t line, std::uint32_t c
   return {{"physicalLocation", std::move(physical)}};
 }
 
-std::string message_of(const broken_link& link, const link_source* source) {
-  std::string text =
-      link.url + " " + (link.status ? std::to_string(*link.status) : std::string("error"));
-  if (link.error) text += " " + *link.error;
-  if (link.external) text += " (external)";
-  if (source != nullptr) text += " (" + source->element + " " + source->attribute + ")";
-  return text;
-}
-
 void add_results(json::array& results, const std::vector<broken_link>& links, bool error,
                  const page_locator& locate) {
   for (const auto& link : links) {
@@ -46,7 +38,7 @@ void add_results(json::array& results, const std::vector<broken_link>& links, bo
       results.emplace_back(
           json::object{{"ruleId", rule_id},
                        {"level", error ? "error" : "warning"},
-                       {"message", {{"text", json_text(message_of(link, source))}}},
+                       {"message", {{"text", json_text(problem_message(link, source))}}},
                        {"locations", std::move(locations)}});
     };
     for (const auto& source : link.sources)

@@ -1,0 +1,35 @@
+#pragma once
+// How every report names a problem URL's state and the places pages reference it, so that the
+// text, Markdown, JUnit, SARIF and GitHub outputs say the same thing the same way.
+
+#include <string>
+
+#include "corocrawl/record.hpp"
+#include "report/github_annotations.hpp"
+
+namespace corocrawl {
+
+/// "404", "error timed out", "200 missing fragment", with " (external)" for another site's.
+inline std::string problem_status(const broken_link& link) {
+  std::string text = link.status ? std::to_string(*link.status) : std::string("error");
+  if (link.error) text += " " + *link.error;
+  if (link.external) text += " (external)";
+  return text;
+}
+
+/// "http://h/logo.png 404 (img src)": the URL, its state and, given a source, the element
+/// and attribute there.
+inline std::string problem_message(const broken_link& link, const link_source* source) {
+  std::string text = link.url + " " + problem_status(link);
+  if (source != nullptr) text += " (" + source->element + " " + source->attribute + ")";
+  return text;
+}
+
+/// "site/index.html:12:5 img src": the page as `locate` names it, line, column, element and
+/// attribute, as editors and terminals link them.
+inline std::string place_text(const link_source& source, const page_locator& locate) {
+  return locate(source.page) + ":" + std::to_string(source.line) + ":" +
+         std::to_string(source.column) + " " + source.element + " " + source.attribute;
+}
+
+}  // namespace corocrawl
