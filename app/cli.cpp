@@ -16,6 +16,7 @@
 #include "corocrawl/errors.hpp"
 #include "corocrawl/version.hpp"
 #include "help.hpp"
+#include "outputs.hpp"
 
 namespace corocrawl::cli {
 namespace {
@@ -257,6 +258,12 @@ parse_result parse_command_line(const std::vector<std::string>& args,
       cwd, s);
   apply_flags(table, given, cwd, s);
   from_environment.check_in_use(s.crawl.proxy);
+  if (env) {
+    // https://no-color.org: set and not empty.
+    const auto no_color = env("NO_COLOR");
+    s.no_color = no_color && !no_color->empty();
+  }
+  output_requests(s);  // checked now: two outputs on stdout are a usage error
   // The program stops cleanly on SIGINT and SIGTERM.
   s.crawl.stop_on_signals = true;
   s.plan = make_plan(s.crawl);

@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli.hpp"
 #include "corocrawl/crawl.hpp"
@@ -29,6 +30,8 @@
 #include "corocrawl/output_file.hpp"
 #include "corocrawl/report.hpp"
 #include "corocrawl/utf8.hpp"
+#include "outputs.hpp"
+#include "progress_line.hpp"
 
 namespace {
 
@@ -90,6 +93,29 @@ void use_one_heap() {
   mallopt(M_ARENA_MAX, 1);
 }
 
+// Whether a stream is a terminal a person watches: colours and a progress line are for them.
+bool is_terminal(int fd) {
+  return fd >= 0 && isatty(fd) == 1;
+}
+
+bool shows_progress(const corocrawl::cli::settings& s) {
+  using corocrawl::cli::when;
+  return s.progress == when::always ||
+         (s.progress == when::automatic && is_terminal(STDERR_FILENO));
+}
+
+// `fd`: the terminal the report goes to, -1 for a file.
+bool uses_color(const corocrawl::cli::settings& s, int fd) {
+  using corocrawl::cli::when;
+  return s.color == when::always || (s.color == when::automatic && !s.no_color && is_terminal(fd));
+}
+
+corocrawl::text_detail text_detail_of(const corocrawl::cli::settings& s) {
+  if (s.report == corocrawl::cli::report_mode::full) return corocrawl::text_detail::full;
+  if (s.verbosity == corocrawl::cli::verbosity::quiet) return corocrawl::text_detail::brief;
+  return corocrawl::text_detail::problems;
+}
+
 int fail(int status, std::string_view message) {
   std::cerr << "corocrawl: error: " << message << '\n';
   return status;
@@ -108,7 +134,7 @@ struct output_target {
   std::string shown() const { return path ? "\"" + path->string() + "\"" : name(); }
 };
 
-// Writes `what` ("the JSON summary", or "" to say nothing) to `target`; false, with one line on
+// Writes `what` ("the json report", or "" to say nothing) to `target`; false, with one line on
 // stderr naming the target and the system's reason, when any part of it could not be written.
 bool write_output(std::string_view what, const output_target& target,
                   const std::function<void(std::ostream&)>& write) {
@@ -126,10 +152,50 @@ bool write_output(std::string_view what, const output_target& target,
   }
 }
 
+// Writes `request`'s report of `result`; false (with one line on stderr) when it could not be
+// written whole.
+bool write_request(const corocrawl::cli::output_request& request,
+                   const corocrawl::crawl_result& result, const corocrawl::cli::settings& settings,
+                   const corocrawl::page_locator& locate) {
+  using corocrawl::report_format;
+  const auto target =
+      request.path
+          ? output_target::file(*request.path)
+          : output_target::standard(request.stream == corocrawl::cli::stream::err ? STDERR_FILENO
+                                                                                  : STDOUT_FILENO);
+  const bool fail_on_rate_limit = settings.crawl.fail_on_rate_limit;
+  return write_output(corocrawl::cli::output_name(request.format), target, [&](std::ostream& out) {
+    switch (request.format) {
+      case report_format::text:
+        corocrawl::write_text_report(out, result, settings.crawl,
+                                     {.detail = text_detail_of(settings),
+                                      .color = uses_color(settings, request.path ? -1 : target.fd),
+                                      .locate = locate});
+        break;
+      case report_format::json:
+        corocrawl::write_json_summary(out, result, settings.crawl);
+        break;
+      case report_format::junit:
+        corocrawl::write_junit_report(out, result, fail_on_rate_limit, locate);
+        break;
+      case report_format::markdown:
+        corocrawl::write_markdown_report(out, result, fail_on_rate_limit, locate);
+        break;
+      case report_format::github:
+        corocrawl::write_github_annotations(out, result, locate);
+        break;
+      case report_format::sarif:
+        corocrawl::write_sarif_report(out, result, locate);
+        break;
+    }
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   corocrawl::cli::settings settings;
+  std::vector<corocrawl::cli::output_request> outputs;
   try {
     auto parsed =
         corocrawl::cli::parse_command_line({argv + 1, argv + argc}, std::filesystem::current_path(),
@@ -140,18 +206,19 @@ int main(int argc, char** argv) {
       return written ? done->code : exit_internal;
     }
     settings = std::move(std::get<corocrawl::cli::settings>(parsed));
+    outputs = corocrawl::cli::output_requests(settings);
   } catch (const corocrawl::config_error& e) {
     return fail(exit_usage, e.what());
   }
 
-  // Check the summary's path before crawling, so a bad path fails at once.
-  const bool json_to_stdout = settings.json_path == "-";
-  if (settings.json_path && !json_to_stdout) {
+  // Check every output's path before crawling, so a bad path fails at once.
+  for (const auto& request : outputs) {
+    if (!request.path) continue;
     try {
-      corocrawl::check_output_path(*settings.json_path);
+      corocrawl::check_output_path(*request.path);
     } catch (const corocrawl::output_error& e) {
-      return fail(exit_usage,
-                  "--json: cannot write \"" + *settings.json_path + "\": " + e.code().message());
+      return fail(exit_usage, std::string(request.option) + ": cannot write \"" + *request.path +
+                                  "\": " + e.code().message());
     }
   }
 
@@ -160,29 +227,25 @@ int main(int argc, char** argv) {
   use_one_heap();
   corocrawl::crawl_result result;
   try {
-    result = corocrawl::run_crawl(*settings.plan);
+    std::optional<corocrawl::cli::progress_line> progress;
+    corocrawl::progress_listener listener;
+    if (shows_progress(settings)) {
+      progress.emplace(STDERR_FILENO);
+      listener.on_progress = [&progress](const corocrawl::crawl_progress& now) {
+        progress->show(now);
+      };
+    }
+    result = corocrawl::run_crawl(*settings.plan, listener);
   } catch (const corocrawl::config_error& e) {
     return fail(exit_usage, e.what());
   } catch (const std::exception& e) {
     return fail(exit_internal, std::string("crawl could not run: ") + e.what());
   }
 
+  const auto locate = corocrawl::report_locator(result, std::filesystem::current_path());
   bool written = true;
-  if (settings.json_path) {
-    const auto target = json_to_stdout ? output_target::standard(STDOUT_FILENO)
-                                       : output_target::file(*settings.json_path);
-    written = write_output("the JSON summary", target, [&](std::ostream& out) {
-      corocrawl::write_json_summary(out, result, settings.crawl);
-    });
-  }
-  if (settings.report == corocrawl::cli::report_mode::text) {
-    // stdout belongs to the JSON document when it is written there.
-    const auto target = output_target::standard(json_to_stdout ? STDERR_FILENO : STDOUT_FILENO);
-    written &= write_output("the report", target, [&](std::ostream& out) {
-      corocrawl::write_text_report(out, result, settings.crawl,
-                                   settings.verbosity == corocrawl::cli::verbosity::quiet);
-    });
-  }
+  for (const auto& request : outputs)
+    written &= write_request(request, result, settings, locate);
   // CI must not take a missing or cut summary for a verdict.
   if (!written) return exit_internal;
   if (result.failure) return fail(exit_internal, "the crawl could not go on: " + *result.failure);

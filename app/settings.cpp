@@ -6,10 +6,13 @@
 #include <utility>
 #include <vector>
 
+#include "corocrawl/report.hpp"
+
 namespace corocrawl::cli {
 namespace {
 
-constexpr std::array<std::string_view, 2> report_modes{"text", "none"};
+constexpr std::array<std::string_view, 3> report_modes{"text", "none", "full"};
+constexpr std::array<std::string_view, 3> whens{"auto", "always", "never"};
 constexpr std::array<std::string_view, 4> verbosities{"quiet", "info", "debug", "trace"};
 
 std::vector<option<settings>> make_table() {
@@ -31,12 +34,28 @@ std::vector<option<settings>> make_table() {
   t.insert(t.end(), crawl.begin(), crawl.end());
 
   const std::string_view group = "Output";
+  t.push_back(
+      {{.flag = "-o,--output",
+        .key = "outputs",
+        .kind = k::outputs,
+        .group = group,
+        .value_name = "FORMAT[:FILE]",
+        .help = "Write a report: text, json, junit, markdown,\n"
+                "github or sarif, to FILE or - (stdout);\n"
+                "repeatable, one on stdout at most",
+        .default_text = "the text report on stdout",
+        .meaning = "write a report in FORMAT (`text`, `json`, `junit`, `markdown`, `github`, "
+                   "`sarif`) to FILE, or to stdout when FILE is `-` or left out; repeatable, at "
+                   "most one on stdout",
+        .choices = corocrawl::report_format_names},
+       [](settings& s, option_value&& v) { s.outputs = std::get<std::vector<std::string>>(v); },
+       [](const settings& s) { return option_value(s.outputs); }});
   t.push_back({{.flag = "--json",
                 .key = "json",
                 .kind = k::output_file,
                 .group = group,
                 .value_name = "FILE",
-                .help = "Write the JSON summary to FILE, - for stdout\n(default: none)",
+                .help = "Same as --output json:FILE (default: none)",
                 .default_text = "none",
                 .meaning = "write the JSON summary to FILE; `-` writes it to stdout"},
                [](settings& s, option_value&& v) { s.json_path = std::get<std::string>(v); },
@@ -47,13 +66,40 @@ std::vector<option<settings>> make_table() {
                 .key = "report",
                 .kind = k::choice,
                 .group = group,
-                .value_name = "text|none",
-                .help = "Human report on stdout (default: text)",
+                .value_name = "text|full|none",
+                .help = "Text report: what needs fixing, that and a\n"
+                        "line per URL (full), or none (default: text)",
                 .default_text = "`text`",
-                .meaning = "the human report on stdout",
+                .meaning = "the text report: what needs fixing (`text`), that and a line per URL "
+                           "(`full`), or none unless an `--output` asks for it",
                 .choices = report_modes},
                [](settings& s, option_value&& v) { s.report = report_mode(std::get<int>(v)); },
                [](const settings& s) { return option_value(static_cast<int>(s.report)); }});
+  t.push_back({{.flag = "--progress",
+                .key = "progress",
+                .kind = k::choice,
+                .group = group,
+                .value_name = "auto|always|never",
+                .help = "Status line on stderr (default: auto, when\nstderr is a terminal)",
+                .default_text = "`auto`",
+                .meaning = "a status line on stderr, redrawn in place: checked, queued, broken, "
+                           "requests per second, elapsed; `auto` when stderr is a terminal",
+                .choices = whens},
+               [](settings& s, option_value&& v) { s.progress = when(std::get<int>(v)); },
+               [](const settings& s) { return option_value(static_cast<int>(s.progress)); }});
+  t.push_back({{.flag = "--color",
+                .key = "color",
+                .kind = k::choice,
+                .group = group,
+                .value_name = "auto|always|never",
+                .help = "Colour the text report (default: auto, on a\n"
+                        "terminal unless NO_COLOR is set)",
+                .default_text = "`auto`",
+                .meaning = "colours in the text report; `auto` on a terminal unless the "
+                           "environment sets `NO_COLOR`",
+                .choices = whens},
+               [](settings& s, option_value&& v) { s.color = when(std::get<int>(v)); },
+               [](const settings& s) { return option_value(static_cast<int>(s.color)); }});
   t.push_back({{.flag = "-v,--verbose",
                 .kind = k::counted_flag,
                 .group = group,

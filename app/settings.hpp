@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "corocrawl/option_table.hpp"
 #include "corocrawl/options.hpp"
@@ -14,7 +15,11 @@
 
 namespace corocrawl::cli {
 
-enum class report_mode { text, none };
+/// The text report: what needs fixing (text), that and a line per URL (full), or none.
+enum class report_mode { text, none, full };
+
+/// Progress line and colours: on a terminal only (automatic), always or never.
+enum class when { automatic, always, never };
 
 /// Log level and report detail. quiet: errors only in the log and only broken URLs in the
 /// text report.
@@ -23,7 +28,11 @@ enum class verbosity { quiet, info, debug, trace };
 struct settings {
   crawl_options crawl;
   std::optional<std::string> json_path;  ///< "-" is stdout
+  std::vector<std::string> outputs;      ///< --output, as "FORMAT:FILE" ("FORMAT:-": stdout)
   report_mode report = report_mode::text;
+  when progress = when::automatic;
+  when color = when::automatic;
+  bool no_color = false;  ///< the environment's NO_COLOR is set (not empty)
   enum verbosity verbosity = verbosity::info;
   std::optional<std::string> config;  ///< --config FILE, as given
   int verbose = 0;                    ///< -v given this many times
@@ -41,7 +50,7 @@ std::span<const option<settings>> option_table();
 /// are taken from the file's directory.
 void apply_config_file(const std::filesystem::path& file, settings& into);
 
-/// Parses "text" or "none". Throws config_error naming `name`.
+/// Parses "text", "none" or "full". Throws config_error naming `name`.
 report_mode parse_report_mode(std::string_view name, std::string_view text);
 
 /// Parses "quiet", "info", "debug" or "trace". Throws config_error naming `name`.

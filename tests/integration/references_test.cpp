@@ -112,7 +112,7 @@ TEST_F(ReferencesTest, EveryMissingAssetIsBrokenWithItsSource) {
 
   // The text report names each place: page:line:column element attribute.
   std::ostringstream report;
-  write_text_report(report, result, testing::options_for({page}), true);
+  write_text_report(report, result, testing::options_for({page}), {.detail = text_detail::brief});
   EXPECT_NE(report.str().find(page + ":9:1 img srcset"), std::string::npos) << report.str();
 }
 

@@ -847,7 +847,7 @@ TEST_F(CliTest, HelpNamesEveryNewOptionWithItsDefault) {
                            "the roots only",
                            "--no-trap-rules",
                            "max_urls, max_depth, trap_rules (false for --no-trap-rules)",
-                           "at most 1 MiB",
+                           "most 1 MiB",
                            "a report or summary could not be written",
                            "General:",
                            "Crawl:",

@@ -676,7 +676,8 @@ TEST_F(ConfigFileTest, BadValues) {
   error_for("timeout = -1.5", {"timeout: expected a positive number of seconds"});
   error_for("timeout = nan", {"timeout: expected a positive number of seconds"});
   error_for("timeout = inf", {"timeout: expected a positive number of seconds"});
-  error_for("report = \"html\"", {":1: report: expected \"text\" or \"none\", got \"html\""});
+  error_for("report = \"html\"",
+            {":1: report: expected \"text\", \"none\" or \"full\", got \"html\""});
   error_for("verbosity = \"loud\"", {"verbosity:", "\"loud\""});
   error_for("json = \"\"", {"json:"});
   error_for("\nresolve = [\"foo\"]",

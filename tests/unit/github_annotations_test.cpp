@@ -1,11 +1,11 @@
 // The `github` format, read back line by line as the Actions runner reads workflow commands.
-#include "report/github_annotations.hpp"
-
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "corocrawl/report.hpp"
 
 namespace corocrawl {
 namespace {

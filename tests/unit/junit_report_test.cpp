@@ -1,6 +1,4 @@
 // The `junit` format, parsed back with expat as a test report reader would.
-#include "report/junit_report.hpp"
-
 #include <expat.h>
 #include <gtest/gtest.h>
 
@@ -9,6 +7,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "corocrawl/report.hpp"
 
 namespace corocrawl {
 namespace {

@@ -1,11 +1,11 @@
 // The `markdown` format: a verdict heading and tables of problems whose cells hold text from
 // pages and servers only as literal text.
-#include "report/markdown_report.hpp"
-
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <string>
+
+#include "corocrawl/report.hpp"
 
 namespace corocrawl {
 namespace {

@@ -322,7 +322,7 @@ TEST(JsonSummary, ListsWarningsOrphansAndMissingFragments) {
   EXPECT_EQ(doc.at("passed"), false);
 
   std::ostringstream text;
-  write_text_report(text, result, {}, false);
+  write_text_report(text, result, {}, {.detail = text_detail::full});
   EXPECT_NE(text.str().find("  http://a.test/page#gone 200 missing fragment\n"
                             "    http://a.test/:3:7 a href\n"),
             std::string::npos)
@@ -351,7 +351,7 @@ TEST(JsonSummary, EscapesStringsAndHandlesAnEmptyCrawl) {
 
 TEST(TextReport, OneLinePerUrlBrokenLinksCountersVerdict) {
   std::ostringstream out;
-  write_text_report(out, sample_result(), {}, false);
+  write_text_report(out, sample_result(), {}, {.detail = text_detail::full});
   const auto text = out.str();
   EXPECT_TRUE(text.starts_with("*** Report ***\n"));
   EXPECT_NE(text.find("http://a.test/ 200 text/html utf-8 100 4/4\n"), std::string::npos);
@@ -374,7 +374,7 @@ TEST(TextReport, OneLinePerUrlBrokenLinksCountersVerdict) {
 
 TEST(TextReport, ErrorsOnlyKeepsBrokenLinksAndVerdict) {
   std::ostringstream out;
-  write_text_report(out, sample_result(), {}, true);
+  write_text_report(out, sample_result(), {}, {.detail = text_detail::brief});
   const auto text = out.str();
   EXPECT_EQ(text.find("*** Report ***"), std::string::npos);
   EXPECT_EQ(text.find("logo.png"), std::string::npos);
@@ -386,11 +386,11 @@ TEST(TextReport, PassedAndInterruptedVerdicts) {
   crawl_result result;
   result.records = {page("http://a.test/", 200, "text/html", 1)};
   std::ostringstream passed_out;
-  write_text_report(passed_out, result, {}, true);
+  write_text_report(passed_out, result, {}, {.detail = text_detail::brief});
   EXPECT_EQ(passed_out.str(), "PASSED: 1 URL checked, nothing broken\n");
   result.interrupted = true;
   std::ostringstream interrupted_out;
-  write_text_report(interrupted_out, result, {}, false);
+  write_text_report(interrupted_out, result, {}, {.detail = text_detail::full});
   EXPECT_TRUE(
       interrupted_out.str().ends_with("INTERRUPTED: stopped after 1 URL, 0 broken so far\n"));
 }
@@ -410,7 +410,8 @@ TEST(TextReport, NoControlCharacterOrIllFormedUtf8ReachesTheTerminal) {
                      .encoding = "\xE2\x80\xAEutf-8"}};
   for (const bool errors_only : {false, true}) {
     std::ostringstream out;
-    write_text_report(out, result, {}, errors_only);
+    write_text_report(out, result, {},
+                      {.detail = errors_only ? text_detail::brief : text_detail::full});
     const auto text = out.str();
     SCOPED_TRACE(text);
     EXPECT_TRUE(is_valid_utf8(text));
@@ -430,7 +431,7 @@ TEST(TextReport, NoControlCharacterOrIllFormedUtf8ReachesTheTerminal) {
 
 TEST(TextReport, ListsUncheckedAndSkippedUrlsWithTheVerdict) {
   std::ostringstream out;
-  write_text_report(out, stopped_result(), {}, false);
+  write_text_report(out, stopped_result(), {}, {.detail = text_detail::full});
   const auto text = out.str();
   EXPECT_NE(text.find("Left unchecked (2):\n  http://a.test/a\n    linked from http://a.test/\n"
                       "  http://a.test/b\n"),
@@ -447,7 +448,7 @@ TEST(TextReport, ListsUncheckedAndSkippedUrlsWithTheVerdict) {
 
 TEST(TextReport, QuietListsUncheckedButNotSkippedUrls) {
   std::ostringstream out;
-  write_text_report(out, stopped_result(), {}, true);
+  write_text_report(out, stopped_result(), {}, {.detail = text_detail::brief});
   EXPECT_EQ(out.str(),
             "Left unchecked (2):\n  http://a.test/a\n    linked from http://a.test/\n"
             "  http://a.test/b\n"
@@ -461,7 +462,7 @@ TEST(TextReport, ListsTheFirstTwentyUncheckedUrlsOnly) {
     result.unchecked.push_back({"http://a.test/" + std::to_string(i), std::nullopt});
   result.timed_out = true;
   std::ostringstream out;
-  write_text_report(out, result, {}, false);
+  write_text_report(out, result, {}, {.detail = text_detail::full});
   const auto text = out.str();
   EXPECT_NE(text.find("Left unchecked (1000):\n"), std::string::npos);
   EXPECT_NE(text.find("  http://a.test/119\n  ... and 980 more (see the JSON summary)\n"),
@@ -477,7 +478,7 @@ TEST(TextReport, BrokenAndUncheckedInOneVerdict) {
   auto result = sample_result();
   result.unchecked = {{"http://a.test/later", std::nullopt}};
   std::ostringstream out;
-  write_text_report(out, result, {}, true);
+  write_text_report(out, result, {}, {.detail = text_detail::brief});
   EXPECT_TRUE(out.str().ends_with("FAILED: 2 broken URLs of 5 checked, 1 left unchecked\n"))
       << out.str();
 }

@@ -1,11 +1,11 @@
 // The `sarif` format, parsed back and checked for what GitHub's code scanning reads.
-#include "report/sarif_report.hpp"
-
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 #include <sstream>
 #include <string>
+
+#include "corocrawl/report.hpp"
 
 namespace corocrawl {
 namespace {

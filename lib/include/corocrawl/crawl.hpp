@@ -3,6 +3,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,8 +32,15 @@ struct skipped_url {
   std::vector<link_source> sources;     ///< sorted by page, line and column
 };
 
+/// A folder root as it was served for the crawl.
+struct served_folder {
+  std::string url;                  ///< "http://127.0.0.1:PORT/" (with --base-url's path)
+  std::filesystem::path directory;  ///< absolute
+};
+
 struct crawl_result {
   std::vector<std::string> roots;         ///< root URLs crawled (directories as served)
+  std::vector<served_folder> folders;     ///< the folder roots, in the order given
   record_list records;                    ///< one per URL fetched, sorted by url
   std::vector<broken_link> broken;        ///< sorted by url
   std::vector<broken_link> rate_limited;  ///< still answering 429 at the end; sorted by url
@@ -50,6 +59,22 @@ struct crawl_result {
   std::chrono::duration<double> elapsed{0};
   std::uint64_t requests = 0;     ///< HTTP requests sent, retries included
   std::uint64_t connections = 0;  ///< connections opened: requests / connections is the reuse
+};
+
+/// How far a crawl has got, as a progress display shows it.
+struct crawl_progress {
+  std::uint64_t checked = 0;   ///< URLs finished
+  std::uint64_t queued = 0;    ///< URLs waiting to be fetched
+  std::uint64_t broken = 0;    ///< URLs finished broken so far
+  std::uint64_t requests = 0;  ///< HTTP requests sent
+  std::chrono::duration<double> elapsed{0};
+};
+
+/// Called with the crawl's progress every `every` while it runs, on the crawl's thread: it
+/// must return quickly.
+struct progress_listener {
+  std::function<void(const crawl_progress&)> on_progress;
+  std::chrono::milliseconds every{250};
 };
 
 /// True when nothing is broken (a missing fragment is broken too), nothing was left unchecked and
@@ -87,5 +112,8 @@ crawl_result run_crawl(const crawl_options& options);
 /// run_crawl for options already worked out into a plan (plan.hpp): they are not checked
 /// again.
 crawl_result run_crawl(const crawl_plan& plan);
+
+/// run_crawl(plan), telling `listener` how far it has got as it goes.
+crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener);
 
 }  // namespace corocrawl

@@ -46,6 +46,8 @@ enum class option_kind {
   headers,       ///< repeatable "Name: value"; TOML table of "Name" = "value"
   host_headers,  ///< TOML only: [hosts."HOST".headers] tables
   texts,         ///< repeatable: strings, each checked by `check`; TOML array of strings
+  outputs,       ///< repeatable: FORMAT[:FILE], FORMAT one of `choices`, FILE as output_file,
+                 ///< kept as "FORMAT:FILE" ("FORMAT:-" for stdout); TOML array of strings
   status_codes,  ///< codes and ranges, "200-299,403"; TOML string, or array of integers and
                  ///< such strings
   status_rules,  ///< TOML only: [[rules]] tables
@@ -55,7 +57,7 @@ enum class option_kind {
 constexpr bool repeatable(option_kind kind) {
   return kind == option_kind::roots || kind == option_kind::patterns ||
          kind == option_kind::resolves || kind == option_kind::headers ||
-         kind == option_kind::texts;
+         kind == option_kind::texts || kind == option_kind::outputs;
 }
 
 /// What of an option's value the JSON summary's config echo hides (report/config_echo.cpp).

@@ -1,10 +1,17 @@
 #pragma once
-// What a crawl's result says to people (text report) and to programs (JSON summary).
+// What a crawl's result says to people (the text and Markdown reports) and to programs (the
+// JSON summary, JUnit XML, SARIF, GitHub workflow commands): the --output formats.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include "corocrawl/crawl.hpp"
 #include "corocrawl/options.hpp"
@@ -27,11 +34,80 @@ std::map<std::string, std::uint64_t> result_stats(const crawl_result& result);
 void write_json_summary(std::ostream& out, const crawl_result& result,
                         const crawl_options& options);
 
-/// Writes the human report: one line per URL (only broken ones when `errors_only`), the
-/// broken links with the pages that link to them, the first unchecked and (unless
-/// `errors_only`) skipped URLs, the counters and a one-line verdict. Text from outside is
-/// made safe for a terminal: no control characters, no ill-formed UTF-8.
+/// The formats a report can be written in, as --output names them.
+enum class report_format { text, json, junit, markdown, github, sarif };
+inline constexpr std::array<std::string_view, 6> report_format_names{"text",     "json",   "junit",
+                                                                     "markdown", "github", "sarif"};
+
+/// How a report names a URL: a page or file served from a folder root as its file path
+/// ("site/blog/index.html"), anything else as the URL itself.
+using page_locator = std::function<std::string(std::string_view url)>;
+
+/// The file `url` names when it lies under one of `result.folders`: the folder's path (relative
+/// to `cwd` when below it) joined with the URL's path, "index.html" added for a directory, the
+/// query and fragment kept ("site/a.html#intro"); nullopt for any other URL.
+std::optional<std::string> file_of(const crawl_result& result, std::string_view url,
+                                   const std::filesystem::path& cwd);
+
+/// The locator every report of `result` uses: file_of(result, url, cwd), else the URL. It
+/// refers to `result`, which must outlive it.
+page_locator report_locator(const crawl_result& result, std::filesystem::path cwd);
+
+/// How much the text report lists.
+enum class text_detail {
+  brief,     ///< the problems and the verdict
+  problems,  ///< the problems, the counts and the verdict (the default)
+  full,      ///< a line per URL, then everything `problems` lists, skipped URLs and orphans
+};
+
+/// How the text report is written.
+struct text_style {
+  text_detail detail = text_detail::problems;
+  bool color = false;  ///< ANSI colours for the statuses and the verdict
+  page_locator locate = [](std::string_view url) { return std::string(url); };
+};
+
+/// Writes the human report: (in `full` detail, one line per URL, then) each broken URL,
+/// warning, rate-limited URL and URL left unchecked with the places pages reference it
+/// (`page:line:column element attribute`, pages named by `style.locate`), (in `full`
+/// detail, the skipped URLs and orphans,) the counts and the one-line verdict. Text from
+/// outside is made safe for a terminal: no control characters, no ill-formed UTF-8.
 void write_text_report(std::ostream& out, const crawl_result& result, const crawl_options& options,
-                       bool errors_only);
+                       const text_style& style = {});
+
+/// The `github` format: one `::error file=F,line=L,col=C,title=broken link::URL STATUS ERROR
+/// (element attribute)` workflow command per source of each broken link (`::warning` for
+/// warnings and rate-limited URLs), and one without a place for a problem URL no page
+/// references in its markup. Text is valid UTF-8, with "%", CR and LF escaped as the runner
+/// expects (and ":" and "," in properties), so no page or server can inject a command.
+void write_github_annotations(std::ostream& out, const crawl_result& result,
+                              const page_locator& locate);
+
+/// Rows listed per Markdown table: a step summary holds at most 1 MiB, and a comment less.
+/// The JSON summary lists everything.
+inline constexpr std::size_t markdown_rows_at_most = 200;
+
+/// The `markdown` format: the verdict as a heading, then a table (URL, status, where) of the
+/// broken links, warnings and rate-limited URLs, each "where" a `page:line:column element
+/// attribute` per source, then the unchecked URLs. Text from outside is escaped: no page or
+/// server can add markup, links or HTML to the report.
+void write_markdown_report(std::ostream& out, const crawl_result& result, bool fail_on_rate_limit,
+                           const page_locator& locate);
+
+/// The `junit` format, as GitLab's and Jenkins' test reports read it: one <testsuite> named
+/// after the roots with a <testcase> per checked URL (the records, then the missing fragments):
+/// a <failure> for a broken one (its status, error and, a line each, the places pages
+/// reference it), and for a rate-limited one when `fail_on_rate_limit`; an <error> per URL
+/// left unchecked; <skipped> per URL a rule skipped. Warnings pass, their status in
+/// <system-out>. Written one test case at a time; all text is valid UTF-8 XML.
+void write_junit_report(std::ostream& out, const crawl_result& result, bool fail_on_rate_limit,
+                        const page_locator& locate);
+
+/// The `sarif` format: one SARIF 2.1.0 log (`version`, `$schema`, one run whose `tool.driver`
+/// is corocrawl with its rules) with a result per place a page references a broken URL (rule
+/// "broken-link", or "missing-fragment"; level "error"), a warning or a rate-limited URL
+/// (level "warning"), located at that page, line and column. A problem no markup references
+/// is located at its first referrer's page, if any. Strings are valid UTF-8.
+void write_sarif_report(std::ostream& out, const crawl_result& result, const page_locator& locate);
 
 }  // namespace corocrawl

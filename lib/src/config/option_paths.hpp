@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -17,5 +18,10 @@ std::string root_setting(std::string_view text, const std::filesystem::path& bas
 /// An output file as given: "-" (stdout) kept, a relative path taken from `base`. Throws
 /// config_error naming `name` for "".
 std::string output_path(std::string_view name, std::string_view text, const path_base& base);
+
+/// An output as given, "FORMAT[:FILE]", kept as "FORMAT:FILE": FORMAT one of `formats`, FILE
+/// as output_path keeps it, "-" when omitted. Throws config_error naming `name`.
+std::string output_setting(std::string_view name, std::string_view text,
+                           std::span<const std::string_view> formats, const path_base& base);
 
 }  // namespace corocrawl

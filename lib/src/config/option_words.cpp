@@ -64,6 +64,7 @@ std::string key_cell(const option_spec& spec) {
     case option_kind::patterns:
     case option_kind::resolves:
     case option_kind::texts:
+    case option_kind::outputs:
       return "`" + key + " = [...]`";
     case option_kind::flag:
       return spec.flag_gives ? "`" + key + "`" : "`" + key + " = false`";
@@ -95,6 +96,16 @@ std::string output_path(std::string_view name, std::string_view text, const path
   std::error_code ec;
   if (fs::equivalent(base.dir, fs::current_path(), ec)) return path.string();
   return (base.dir / path).string();
+}
+
+std::string output_setting(std::string_view name, std::string_view text,
+                           std::span<const std::string_view> formats, const path_base& base) {
+  const auto colon = text.find(':');
+  const std::string_view format = text.substr(0, colon);
+  const int index = parse_choice(name, format, formats);
+  const std::string file =
+      colon == std::string_view::npos ? "-" : output_path(name, text.substr(colon + 1), base);
+  return std::string(formats[static_cast<std::size_t>(index)]) + ":" + file;
 }
 
 option_value parse_option_words(const option_spec& spec, std::string_view name,
@@ -144,6 +155,12 @@ option_value parse_option_words(const option_spec& spec, std::string_view name,
       for (const std::string& text : words)
         texts.push_back(spec.check ? spec.check(name, text) : text);
       return texts;
+    }
+    case option_kind::outputs: {
+      std::vector<std::string> outputs;
+      for (const std::string& text : words)
+        outputs.push_back(output_setting(name, text, spec.choices, base));
+      return outputs;
     }
     case option_kind::status_codes:
       return parse_status_codes(name, last(words));

@@ -263,6 +263,16 @@ option_value toml_values::read(const option_spec& spec, std::string_view key,
       }
       return texts;
     }
+    case option_kind::outputs: {
+      std::vector<std::string> outputs;
+      for (const toml::node* element : strings(node, key)) {
+        outputs.push_back(located(*element, [&] {
+          return output_setting(key, string(*element, key), spec.choices,
+                                {.dir = dir_, .from_file = true});
+        }));
+      }
+      return outputs;
+    }
     case option_kind::status_codes:
       return codes(node, key);
     case option_kind::status_rules:

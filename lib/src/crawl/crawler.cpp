@@ -169,6 +169,16 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   }
 }
 
+crawl_progress crawler::progress() const {
+  std::uint64_t checked = 0;
+  for (const verdict v : {verdict::ok, verdict::warning, verdict::broken, verdict::rate_limited})
+    checked += store_->finished_as(v);
+  return {.checked = checked,
+          .queued = frontier_.size(),
+          .broken = store_->finished_as(verdict::broken),
+          .requests = fetcher_.requests()};
+}
+
 bool crawler::reads_sitemaps() const {
   return !plan_.get().sitemap_urls.empty() || plan_.get().sitemaps_from_robots;
 }

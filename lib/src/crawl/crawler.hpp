@@ -81,6 +81,9 @@ class crawler {
   /// spent outside the executor).
   std::size_t parsing() const { return parsing_; }
 
+  /// How far the crawl has got (`elapsed` left zero). Call on the executor's thread.
+  crawl_progress progress() const;
+
   /// What the crawl found; call once, after crawl() has returned.
   crawl_result result();
 

@@ -1,8 +1,12 @@
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <csignal>
 #include <cstdlib>
 #include <memory>
@@ -33,6 +37,21 @@ void stop_on_signal(asio::signal_set& signals, crawler& crawl) {
   });
 }
 
+// Tells `listener` how far `crawl` has got every `listener.every`, until `done` is set (and
+// `timer` cancelled, so that the wait under way ends at once).
+asio::awaitable<void> report_progress(const crawler& crawl, const progress_listener& listener,
+                                      asio::steady_timer& timer, const bool& done) {
+  const auto started = std::chrono::steady_clock::now();
+  for (;;) {
+    timer.expires_after(listener.every);
+    co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (done) co_return;
+    crawl_progress now = crawl.progress();
+    now.elapsed = std::chrono::steady_clock::now() - started;
+    listener.on_progress(now);
+  }
+}
+
 }  // namespace
 
 crawl_result run_crawl(const crawl_options& options) {
@@ -40,10 +59,15 @@ crawl_result run_crawl(const crawl_options& options) {
 }
 
 crawl_result run_crawl(const crawl_plan& plan) {
+  return run_crawl(plan, {});
+}
+
+crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener) {
   // Directory roots are served on 127.0.0.1 for as long as the crawl runs; their origins
   // get the crawl's headers as the URL roots' do.
   std::vector<std::unique_ptr<static_site_server>> servers;
   std::vector<std::string> root_urls;
+  std::vector<served_folder> folders;
   std::vector<root_origin> root_origins = plan.get().root_origins;
   for (const auto& given : plan.get().roots) {
     if (!given.directory) {
@@ -53,6 +77,7 @@ crawl_result run_crawl(const crawl_plan& plan) {
     const auto& directory = *given.directory;
     servers.push_back(std::make_unique<static_site_server>(directory));
     root_urls.push_back(servers.back()->url());
+    folders.push_back({root_urls.back(), directory});
     spdlog::info("serving {} at {}", directory.string(), servers.back()->url());
     if (const auto target = split_http_url(root_urls.back())) {
       root_origins.push_back({target->https, target->host, target->port, std::nullopt});
@@ -68,12 +93,24 @@ crawl_result run_crawl(const crawl_plan& plan) {
     signals.emplace(context, SIGINT, SIGTERM);
     stop_on_signal(*signals, crawl);
   }
-  asio::co_spawn(context, crawl.crawl(), [&signals](std::exception_ptr error) {
+  // The progress timer runs beside the crawl and is cancelled when it ends, so it never
+  // keeps the context running.
+  asio::steady_timer progress_timer{context};
+  bool crawled = false;
+  if (listener.on_progress) {
+    asio::co_spawn(context, report_progress(crawl, listener, progress_timer, crawled),
+                   asio::detached);
+  }
+  asio::co_spawn(context, crawl.crawl(), [&](std::exception_ptr error) {
     if (signals) signals->cancel();
+    crawled = true;
+    progress_timer.cancel();
     if (error) std::rethrow_exception(error);
   });
   context.run();
-  return crawl.result();
+  crawl_result result = crawl.result();
+  result.folders = std::move(folders);
+  return result;
 }
 
 }  // namespace corocrawl

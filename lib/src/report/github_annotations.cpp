@@ -1,10 +1,9 @@
 // GitHub Actions workflow commands: one annotation per place a page references a problem
 // URL, so that the runner shows it on that file and line of a pull request's diff.
-#include "report/github_annotations.hpp"
-
 #include <algorithm>
 #include <string>
 
+#include "corocrawl/report.hpp"
 #include "corocrawl/utf8.hpp"
 #include "report/problem_text.hpp"
 
@@ -48,7 +47,7 @@ void write_command(std::ostream& out, std::string_view command, const broken_lin
         << ",col=" << source->column << ',';
   }
   out << "title=" << escaped(std::string(command == "error" ? "broken link" : "link warning"), true)
-      << "::" << escaped(problem_message(link, source), false) << '\n';
+      << "::" << escaped(problem_message(link, source, locate), false) << '\n';
 }
 
 void write_links(std::ostream& out, std::string_view command, const std::vector<broken_link>& links,

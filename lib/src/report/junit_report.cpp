@@ -1,10 +1,9 @@
-#include "report/junit_report.hpp"
-
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <string_view>
 
+#include "corocrawl/report.hpp"
 #include "corocrawl/utf8.hpp"
 #include "report/problem_text.hpp"
 
@@ -77,7 +76,7 @@ void open_case(std::ostream& out, std::string_view url) {
 
 void write_problem(std::ostream& out, std::string_view element, const broken_link& link,
                    const page_locator& locate) {
-  open_case(out, link.url);
+  open_case(out, locate(link.url));
   out << ">\n      <" << element << " type=\"" << (element == "failure" ? "broken" : "error")
       << "\" message=\"" << xml(problem_status(link)) << "\">" << xml(places(link, locate)) << "</"
       << element << ">\n    </testcase>\n";
@@ -98,7 +97,7 @@ void write_junit_report(std::ostream& out, const crawl_result& result, bool fail
   std::snprintf(time, sizeof time, "%.3f", result.elapsed.count());
   std::string name = "corocrawl";
   for (const auto& root : result.roots)
-    name += " " + root;
+    name += " " + locate(root);
 
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<testsuites name=\"corocrawl\" tests=\"" << tests << "\" failures=\"" << failures
@@ -113,7 +112,7 @@ void write_junit_report(std::ostream& out, const crawl_result& result, bool fail
                limited && fail_on_rate_limit) {
       write_problem(out, "failure", *limited, locate);
     } else {
-      open_case(out, record.url);
+      open_case(out, locate(record.url));
       const auto* warning = find(result.warnings, record.url);
       if (!warning) warning = limited;
       if (warning) {
@@ -129,13 +128,13 @@ void write_junit_report(std::ostream& out, const crawl_result& result, bool fail
     if (link.url.find('#') != std::string::npos) write_problem(out, "failure", link, locate);
   }
   for (const auto& unchecked : result.unchecked) {
-    open_case(out, unchecked.url);
+    open_case(out, locate(unchecked.url));
     out << ">\n      <error type=\"unchecked\" message=\""
         << xml("left unchecked" + (unchecked.reason ? ": " + *unchecked.reason : std::string()))
         << "\"/>\n    </testcase>\n";
   }
   for (const auto& skipped : result.skipped) {
-    open_case(out, skipped.url);
+    open_case(out, locate(skipped.url));
     out << ">\n      <skipped message=\"" << xml(skipped.reason) << "\"/>\n    </testcase>\n";
   }
   out << "  </testsuite>\n</testsuites>\n";

@@ -1,8 +1,7 @@
-#include "report/markdown_report.hpp"
-
 #include <string>
 #include <string_view>
 
+#include "corocrawl/report.hpp"
 #include "corocrawl/utf8.hpp"
 #include "report/problem_text.hpp"
 #include "report/verdict.hpp"
@@ -50,7 +49,7 @@ void write_table(std::ostream& out, std::string_view title, const std::vector<br
   out << "| URL | Status | Where |\n|---|---|---|\n";
   for (std::size_t i = 0; i < links.size() && i < markdown_rows_at_most; ++i) {
     const auto& link = links[i];
-    out << "| " << literal(link.url) << " | " << literal(problem_status(link)) << " | "
+    out << "| " << literal(locate(link.url)) << " | " << literal(problem_status(link)) << " | "
         << where(link, locate) << " |\n";
   }
   if (links.size() > markdown_rows_at_most)
@@ -70,7 +69,7 @@ void write_markdown_report(std::ostream& out, const crawl_result& result, bool f
     out << "\n### Left unchecked (" << result.unchecked.size() << ")\n\n";
     for (std::size_t i = 0; i < result.unchecked.size() && i < markdown_rows_at_most; ++i) {
       const auto& u = result.unchecked[i];
-      out << "- " << literal(u.url);
+      out << "- " << literal(locate(u.url));
       if (u.reason) out << " \\(" << literal(*u.reason) << "\\)";
       out << '\n';
     }

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "corocrawl/record.hpp"
-#include "report/github_annotations.hpp"
+#include "corocrawl/report.hpp"
 
 namespace corocrawl {
 
@@ -17,10 +17,11 @@ inline std::string problem_status(const broken_link& link) {
   return text;
 }
 
-/// "http://h/logo.png 404 (img src)": the URL, its state and, given a source, the element
-/// and attribute there.
-inline std::string problem_message(const broken_link& link, const link_source* source) {
-  std::string text = link.url + " " + problem_status(link);
+/// "http://h/logo.png 404 (img src)": the URL (as `locate` names it), its state and, given a
+/// source, the element and attribute there.
+inline std::string problem_message(const broken_link& link, const link_source* source,
+                                   const page_locator& locate) {
+  std::string text = locate(link.url) + " " + problem_status(link);
   if (source != nullptr) text += " (" + source->element + " " + source->attribute + ")";
   return text;
 }

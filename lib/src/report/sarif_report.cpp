@@ -1,8 +1,7 @@
-#include "report/sarif_report.hpp"
-
 #include <boost/json.hpp>
 #include <string>
 
+#include "corocrawl/report.hpp"
 #include "corocrawl/version.hpp"
 #include "report/json_text.hpp"
 #include "report/problem_text.hpp"
@@ -38,7 +37,7 @@ void add_results(json::array& results, const std::vector<broken_link>& links, bo
       results.emplace_back(
           json::object{{"ruleId", rule_id},
                        {"level", error ? "error" : "warning"},
-                       {"message", {{"text", json_text(problem_message(link, source))}}},
+                       {"message", {{"text", json_text(problem_message(link, source, locate))}}},
                        {"locations", std::move(locations)}});
     };
     for (const auto& source : link.sources)

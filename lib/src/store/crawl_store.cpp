@@ -56,6 +56,7 @@ void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning,
                          std::optional<std::span<const std::string>> anchors) {
   auto& done = entries_[id];
   done.finished = true;
+  ++finished_[static_cast<std::size_t>(meaning)];
   done.meaning = static_cast<std::uint8_t>(meaning);
   done.keeps_referrers = meaning != verdict::ok;
   if (!done.keeps_referrers) {

@@ -5,6 +5,7 @@
 // errors) stored once. It is the record_source of the crawl's result, so the result shares
 // the tables instead of copying them.
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -121,6 +122,11 @@ class crawl_store final : public record_source {
   /// The skipped URLs, by URL, with why each was skipped.
   std::vector<skipped_url> skipped() const;
 
+  /// How many URLs were finished with `meaning` so far.
+  std::size_t finished_as(verdict meaning) const {
+    return finished_[static_cast<std::size_t>(meaning)];
+  }
+
   /// The records of the finished URLs, by URL (after sort_by_url()).
   std::size_t size() const override { return order_.size(); }
   fetch_record at(std::size_t index) const override;
@@ -182,7 +188,8 @@ class crawl_store final : public record_source {
   std::unordered_map<std::string, std::uint32_t> tag_ids_;  // "element\x1fattribute"
   std::string tag_key_;                                     // stored()'s scratch
   fragment_checks fragments_;
-  std::vector<url_id> order_;  // the finished URLs, by URL
+  std::vector<url_id> order_;              // the finished URLs, by URL
+  std::array<std::size_t, 4> finished_{};  // by verdict
   std::vector<record_kind> kinds_;
   std::map<record_kind, std::uint32_t> kind_ids_;
   std::deque<std::string> labels_;

@@ -1,0 +1,57 @@
+// Folder mode's URLs as the files they name, so that reports of a built site point at its
+// files ("site/blog/index.html:12:7") and stay the same from run to run, whatever port the
+// folder was served on.
+#include <string>
+#include <system_error>
+
+#include "corocrawl/report.hpp"
+#include "serve/static_site_server.hpp"
+
+namespace corocrawl {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// `directory` as reports show it: relative to `cwd` when it lies below it ("" for `cwd`
+// itself), else absolute.
+fs::path shown_directory(const fs::path& directory, const fs::path& cwd) {
+  std::error_code ec;
+  const fs::path canonical = fs::weakly_canonical(directory, ec);
+  const fs::path& dir = ec ? directory : canonical;
+  const fs::path relative = dir.lexically_relative(cwd);
+  if (relative.empty() || *relative.begin() == "..") return dir;
+  if (relative == ".") return {};
+  return relative;
+}
+
+}  // namespace
+
+std::optional<std::string> file_of(const crawl_result& result, std::string_view url,
+                                   const fs::path& cwd) {
+  for (const served_folder& folder : result.folders) {
+    if (!url.starts_with(folder.url)) continue;
+    const std::string_view rest = url.substr(folder.url.size());
+    const auto suffix_at = rest.find_first_of("?#");
+    const std::string_view path = rest.substr(0, suffix_at);
+    const auto relative = target_to_relative_path("/" + std::string(path));
+    if (!relative) return std::nullopt;
+    fs::path file = shown_directory(folder.directory, cwd) / *relative;
+    if (path.empty() || path.ends_with('/')) file /= "index.html";
+    std::string text = file.lexically_normal().generic_string();
+    if (suffix_at != std::string_view::npos) text += rest.substr(suffix_at);
+    return text;
+  }
+  return std::nullopt;
+}
+
+page_locator report_locator(const crawl_result& result, fs::path cwd) {
+  std::error_code ec;
+  if (auto canonical = fs::weakly_canonical(cwd, ec); !ec) cwd = std::move(canonical);
+  return [&result, cwd = std::move(cwd)](std::string_view url) {
+    if (result.folders.empty()) return std::string(url);
+    return file_of(result, url, cwd).value_or(std::string(url));
+  };
+}
+
+}  // namespace corocrawl
