@@ -55,10 +55,12 @@ class printable_message final : public spdlog::custom_flag_formatter {
   }
 };
 
-void set_up_logging(corocrawl::cli::verbosity verbosity) {
+// `over_progress`: each message first erases the progress line, which is redrawn after it.
+void set_up_logging(corocrawl::cli::verbosity verbosity, bool over_progress) {
   auto logger = spdlog::stderr_color_mt("corocrawl");
   auto formatter = std::make_unique<spdlog::pattern_formatter>();
-  formatter->add_flag<printable_message>('*').set_pattern("corocrawl: %^%l%$: %*");
+  formatter->add_flag<printable_message>('*').set_pattern(
+      std::string(over_progress ? "\r\x1b[K" : "") + "corocrawl: %^%l%$: %*");
   logger->set_formatter(std::move(formatter));
   switch (verbosity) {
     case corocrawl::cli::verbosity::quiet:
@@ -222,14 +224,15 @@ int main(int argc, char** argv) {
     }
   }
 
-  set_up_logging(settings.verbosity);
+  const bool progress_shown = shows_progress(settings);
+  set_up_logging(settings.verbosity, progress_shown);
   raise_open_file_limit();
   use_one_heap();
   corocrawl::crawl_result result;
   try {
     std::optional<corocrawl::cli::progress_line> progress;
     corocrawl::progress_listener listener;
-    if (shows_progress(settings)) {
+    if (progress_shown) {
       progress.emplace(STDERR_FILENO);
       listener.on_progress = [&progress](const corocrawl::crawl_progress& now) {
         progress->show(now);

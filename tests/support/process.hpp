@@ -17,12 +17,17 @@ struct process_result {
   std::string err;  ///< everything written to stderr
 };
 
+/// Which of a child's output streams is a terminal (a pseudo-terminal, raw, 100 columns),
+/// as when a person runs it; the others are pipes.
+enum class terminal { none, out, err, both };
+
 /// A child process whose stdout and stderr are captured.
 class child_process {
  public:
-  /// Starts `argv[0]` (a path) with `argv` in `cwd` (empty: the current directory).
+  /// Starts `argv[0]` (a path) with `argv` in `cwd` (empty: the current directory). What the
+  /// child writes to the terminal is captured as its stdout (or, with terminal::err, stderr).
   explicit child_process(const std::vector<std::string>& argv,
-                         const std::filesystem::path& cwd = {});
+                         const std::filesystem::path& cwd = {}, terminal tty = terminal::none);
   ~child_process();  // kills the child if still running
   child_process(const child_process&) = delete;
   child_process& operator=(const child_process&) = delete;
@@ -41,6 +46,11 @@ class child_process {
 process_result run_process(const std::vector<std::string>& argv,
                            const std::filesystem::path& cwd = {},
                            std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
+/// Runs `argv` to completion with `tty` (see terminal) a pseudo-terminal.
+process_result run_on_terminal(const std::vector<std::string>& argv, terminal tty,
+                               const std::filesystem::path& cwd = {},
+                               std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
 /// Runs `script` with bash (as "bash -c SCRIPT bash ARGV...") to completion: the script gets
 /// `argv` as "$@", each argument whole whatever it holds (spaces, quotes), so it can run a

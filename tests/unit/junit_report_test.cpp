@@ -1,5 +1,4 @@
 // The `junit` format, parsed back with expat as a test report reader would.
-#include <expat.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,44 +8,15 @@
 #include <vector>
 
 #include "corocrawl/report.hpp"
+#include "xml_elements.hpp"
 
 namespace corocrawl {
 namespace {
 
-struct element {
-  std::string name;
-  std::map<std::string, std::string> attributes;
-  std::string text;
-  int depth = 0;
-};
+using element = testing::xml_element;
 
-// Every element of `xml` in document order; fails the test when it is not well-formed.
 std::vector<element> parse(const std::string& xml) {
-  struct state {
-    std::vector<element> elements;
-    std::vector<std::size_t> open;
-  } s;
-  XML_Parser parser = XML_ParserCreate("UTF-8");
-  XML_SetUserData(parser, &s);
-  XML_SetElementHandler(
-      parser,
-      [](void* data, const XML_Char* name, const XML_Char** attributes) {
-        auto& st = *static_cast<state*>(data);
-        element e{name, {}, {}, static_cast<int>(st.open.size())};
-        for (int i = 0; attributes[i] != nullptr; i += 2)
-          e.attributes[attributes[i]] = attributes[i + 1];
-        st.open.push_back(st.elements.size());
-        st.elements.push_back(std::move(e));
-      },
-      [](void* data, const XML_Char*) { static_cast<state*>(data)->open.pop_back(); });
-  XML_SetCharacterDataHandler(parser, [](void* data, const XML_Char* text, int length) {
-    auto& st = *static_cast<state*>(data);
-    if (!st.open.empty()) st.elements[st.open.back()].text.append(text, length);
-  });
-  const bool ok = XML_Parse(parser, xml.data(), static_cast<int>(xml.size()), 1) == XML_STATUS_OK;
-  EXPECT_TRUE(ok) << XML_ErrorString(XML_GetErrorCode(parser)) << "\n" << xml;
-  XML_ParserFree(parser);
-  return s.elements;
+  return testing::parse_xml(xml);
 }
 
 std::string junit(const crawl_result& result, bool fail_on_rate_limit = false) {

@@ -70,8 +70,8 @@ struct crawl_progress {
   std::chrono::duration<double> elapsed{0};
 };
 
-/// Called with the crawl's progress every `every` while it runs, on the crawl's thread: it
-/// must return quickly.
+/// Called with the crawl's progress as it starts and every `every` while it runs, on the
+/// crawl's thread: it must return quickly.
 struct progress_listener {
   std::function<void(const crawl_progress&)> on_progress;
   std::chrono::milliseconds every{250};

@@ -37,18 +37,18 @@ void stop_on_signal(asio::signal_set& signals, crawler& crawl) {
   });
 }
 
-// Tells `listener` how far `crawl` has got every `listener.every`, until `done` is set (and
-// `timer` cancelled, so that the wait under way ends at once).
+// Tells `listener` how far `crawl` has got at once and every `listener.every`, until `done` is set
+// (and `timer` cancelled, so that the wait under way ends at once).
 asio::awaitable<void> report_progress(const crawler& crawl, const progress_listener& listener,
                                       asio::steady_timer& timer, const bool& done) {
   const auto started = std::chrono::steady_clock::now();
-  for (;;) {
-    timer.expires_after(listener.every);
-    co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
-    if (done) co_return;
+  for (;;) {  // at once, then every `every`
     crawl_progress now = crawl.progress();
     now.elapsed = std::chrono::steady_clock::now() - started;
     listener.on_progress(now);
+    timer.expires_after(listener.every);
+    co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (done) co_return;
   }
 }
 
