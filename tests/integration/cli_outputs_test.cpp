@@ -189,6 +189,44 @@ TEST_F(OutputsTest, FolderModeNamesFilesNotPortsInEveryFormat) {
   EXPECT_EQ(run(args).out, first.out);
 }
 
+TEST_F(OutputsTest, BaseUrlChecksAPublishedSitesAbsoluteLinksAgainstItsFolder) {
+  temp_.write("public/index.html",
+              "<a href=\"https://example.com/docs/about.html\">About</a>\n"
+              "<a href=\"/docs/about.html#team\">Team</a>\n"
+              "<a href=\"https://example.com/docs\">Home</a>\n"
+              "<a href=\"https://example.com/docs/gone.html\">Gone</a>\n"
+              "<a href=\"https://example.com/blog/\">Blog</a>\n");
+  temp_.write("public/about.html", "<h2 id=\"team\">Team</h2>");
+  const auto result = run({"--base-url", "https://example.com/docs/", "--no-external", "--json",
+                           "summary.json", "-o", "github", "public"});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_EQ(result.out,
+            "::error file=public/index.html,line=4,col=1,title=broken link::public/gone.html 404 "
+            "(a href)\n");
+  const auto summary = json::parse(read("summary.json"));
+  std::vector<std::string> files;
+  for (const auto& url : summary.at("urls").as_array()) {
+    EXPECT_TRUE(text(url.at("url")).starts_with("http://127.0.0.1:")) << url;
+    files.push_back(text(url.at("file")));
+  }
+  // The blog lies outside the folder's address: another site, not checked here.
+  EXPECT_EQ(files, (std::vector<std::string>{"public/index.html", "public/index.html",
+                                             "public/about.html", "public/gone.html"}));
+  EXPECT_EQ(summary.at("config").at("base_url"), "https://example.com/docs/");
+}
+
+TEST_F(OutputsTest, BaseUrlNeedsOneFolderAndAnAddress) {
+  temp_.write("a/index.html", "a");
+  temp_.write("b/index.html", "b");
+  expect_config_error({"--base-url", "https://example.com/", server_.url("/")},
+                      "base_url: stands for one local folder among the roots, and 0 are given");
+  expect_config_error({"--base-url", "https://example.com/", "a", "b"}, "and 2 are given");
+  expect_config_error({"--base-url", "ftp://example.com/", "a"},
+                      "--base-url: expected an absolute http(s) URL, got \"ftp://example.com/\"");
+  expect_config_error({"--base-url", "https://example.com/?v=2", "a"},
+                      "--base-url: expected a site's address without user name, query or fragment");
+}
+
 TEST_F(OutputsTest, TheProgressLineIsDrawnOnATerminalAndErased) {
   serve_site_with_a_broken_link();
   const auto shown = run_on(terminal::err, {"--report", "none", server_.url("/")});

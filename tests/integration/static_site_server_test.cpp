@@ -313,6 +313,27 @@ TEST_F(server_test, ServesFilesWithTheirContentType) {
   EXPECT_EQ(res.body(), "<p>spaced</p>");
 }
 
+TEST_F(temp_dirs, ServesASiteBelowItsMountPathOnly) {
+  write_file(root_ / "index.html", index_html);
+  write_file(root_ / "sub" / "index.html", sub_index_html);
+  const static_site_server server{root_, "/docs/"};
+  EXPECT_EQ(server.url(), "http://127.0.0.1:" + std::to_string(server.port()) + "/docs/");
+  client c{server.port()};
+  EXPECT_EQ(c.get("/docs/").body(), index_html);
+  EXPECT_EQ(c.get("/docs/sub/").body(), sub_index_html);
+  auto res = c.get("/docs?x=1");
+  EXPECT_EQ(res.result(), http::status::moved_permanently);
+  EXPECT_EQ(res[http::field::location], "/docs/?x=1");
+  res = c.get("/docs/sub");
+  EXPECT_EQ(res.result(), http::status::moved_permanently);
+  EXPECT_EQ(res[http::field::location], "/docs/sub/");
+  EXPECT_EQ(c.get("/").result(), http::status::not_found);
+  EXPECT_EQ(c.get("/index.html").result(), http::status::not_found);
+  EXPECT_EQ(c.get("/docs2/").result(), http::status::not_found);
+  EXPECT_EQ(c.get("/docs/../docs/").result(), http::status::not_found);  // no climbing out
+  EXPECT_EQ(c.get("/docs/../index.html").result(), http::status::not_found);
+}
+
 TEST_F(server_test, RedirectsADirectoryWithoutTrailingSlash) {
   client c{port()};
   auto res = c.get("/sub");

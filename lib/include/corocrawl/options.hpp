@@ -76,6 +76,10 @@ struct crawl_options {
   bool external = true;
   /// The #fragments of links into in-scope HTML pages are checked against the ids in the pages.
   bool fragments = true;
+  /// The address a folder root is published at ("https://example.com/docs/"): links to it and
+  /// below it are checked against the folder, served at the same path. Needs exactly one
+  /// folder root.
+  std::optional<std::string> base_url;
   /// The robots.txt of each origin crawled is honoured.
   bool robots = true;
   /// Sitemaps and sitemap indexes whose in-scope URLs are crawled as roots: absolute http(s)

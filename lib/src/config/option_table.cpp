@@ -172,6 +172,19 @@ std::vector<option<crawl_options>> make_table() {
                   "URL is fetched once, and never crawled",
        .file_note = " (false for --no-external)",
        .flag_gives = false}));
+  t.push_back(member<&crawl_options::base_url>(
+      {.flag = "--base-url",
+       .key = "base_url",
+       .kind = k::text,
+       .group = group,
+       .value_name = "URL",
+       .help = "Where the folder root is published: links to\n"
+               "URL and below are checked against the folder\n(default: none)",
+       .default_text = "none",
+       .meaning = "the address the one folder root is published at (`https://example.com/docs/`):"
+                  " links to it and below it are checked against the folder, served at that "
+                  "path, so a built site's absolute links are checked before it is deployed",
+       .check = parse_base_url}));
   t.push_back(member<&crawl_options::fragments>(
       {.flag = "--no-fragments",
        .key = "fragments",

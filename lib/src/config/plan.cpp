@@ -165,6 +165,17 @@ crawl_plan make_plan(const crawl_options& c) {
       plan->roots.push_back({.directory = std::get<directory_root>(classified).path});
     }
   }
+  if (c.base_url) {
+    const auto folders =
+        std::ranges::count_if(plan->roots, [](const auto& r) { return r.directory.has_value(); });
+    if (folders != 1) {
+      fail("base_url: stands for one local folder among the roots, and " + std::to_string(folders) +
+           " are given");
+    }
+    std::ranges::find_if(plan->roots, [](const auto& r) {
+      return r.directory.has_value();
+    })->published_at = parse_base_url("base_url", *c.base_url);
+  }
   plan->exclude = compile_patterns(c.exclude, "exclude");
   for (const std::string& sitemap : c.sitemaps) {
     std::string normal = normalized_sitemap("sitemaps", sitemap);

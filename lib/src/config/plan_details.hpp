@@ -22,6 +22,9 @@ struct crawl_plan::details {
   struct root_to_crawl {
     std::string url;  ///< normalised, without userinfo; empty for a directory
     std::optional<std::filesystem::path> directory;  ///< absolute, canonical
+    /// A directory's published address (base_url, normalised, ending with '/'): it is served
+    /// at that address's path, and links to the address are taken as links to it.
+    std::string published_at;
   };
   std::vector<root_to_crawl> roots;  ///< in the order given
   /// The origins of the URL roots with their userinfo credentials (origins_of); a served

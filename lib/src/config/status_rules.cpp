@@ -1,5 +1,5 @@
-// Status codes and [[rules]]: the one parser of "200-299,403", and the checks of sitemaps and
-// rules that the command line, corocrawl.toml and make_plan share.
+// Status codes and [[rules]]: the one parser of "200-299,403", and the checks of sitemaps, the
+// base URL and rules that the command line, corocrawl.toml and make_plan share.
 
 #include "corocrawl/status_rules.hpp"
 
@@ -152,6 +152,23 @@ std::string normalized_sitemap(std::string_view name, std::string_view text) {
 std::string parse_sitemap(std::string_view name, std::string_view text) {
   normalized_sitemap(name, text);
   return std::string(text);
+}
+
+std::string parse_base_url(std::string_view name, std::string_view text) {
+  const auto shown = [&] { return detail::quoted(shortened_for_message(without_userinfo(text))); };
+  const std::optional<std::string> scheme = scheme_of(text);
+  const std::optional<std::string> normal =
+      text.size() <= max_url_length && scheme && (*scheme == "http" || *scheme == "https")
+          ? normalize_url(text)
+          : std::nullopt;
+  const auto url = normal ? http_url::of(*normal) : std::nullopt;
+  if (!url) fail(name_of(name) + "expected an absolute http(s) URL, got " + shown());
+  if (without_userinfo(*normal) != *normal || url->target().find('?') != std::string_view::npos ||
+      normal->find('#') != std::string::npos) {
+    fail(name_of(name) + "expected a site's address without user name, query or fragment, got " +
+         shown());
+  }
+  return normal->ends_with('/') ? *normal : *normal + "/";
 }
 
 url_pattern checked_status_rule(std::string_view name, const status_rule& rule) {

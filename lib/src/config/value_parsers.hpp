@@ -96,6 +96,11 @@ std::string normalized_sitemap(std::string_view name, std::string_view text);
 /// normalized_sitemap as an option's check: returns `text` as given.
 std::string parse_sitemap(std::string_view name, std::string_view text);
 
+/// Checks --base-url: an absolute http(s) URL without userinfo, query or fragment. Returns it
+/// normalised, its path ending with '/' ("https://example.com/docs/"). Throws config_error
+/// naming `name`.
+std::string parse_base_url(std::string_view name, std::string_view text);
+
 /// Checks a [[rules]] rule as a whole (`name` such as "rules[2]"): a non-empty match that
 /// compiles as url_pattern compiles it, and accept, warn or skip = true, but not skip with
 /// accept or warn; accept, when given, not empty (an empty warn warns of nothing). Returns the

@@ -47,10 +47,12 @@ http_client_options client_options(const crawl_plan& plan) {
 }
 
 crawler::crawler(fetcher& fetcher, crawl_clock& clock, crawl_plan plan,
-                 std::vector<std::string> root_urls, std::vector<root_origin> root_origins)
+                 std::vector<std::string> root_urls, std::vector<root_origin> root_origins,
+                 std::vector<url_alias> aliases)
     : plan_(std::move(plan)),
       roots_(std::move(root_urls)),
       root_origins_(std::move(root_origins)),
+      aliases_(std::move(aliases)),
       scope_(roots_, options_.strict, plan_.get().exclude),
       fetcher_(fetcher),
       clock_(clock),

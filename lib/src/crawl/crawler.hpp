@@ -45,6 +45,7 @@
 #include "store/crawl_store.hpp"
 #include "url/http_url.hpp"
 #include "url/scope.hpp"
+#include "url/url_alias.hpp"
 
 namespace corocrawl {
 
@@ -65,8 +66,9 @@ class crawler {
   /// `plan` says (its roots are not read), sending requests to `fetcher` and reading time
   /// from `clock` (both outlive the crawler); the plan's headers and credentials go to
   /// `root_origins` only (the plan's, and those of the directories served for it).
+  /// Links and redirects to an alias's `from` are taken as going to its `to`.
   crawler(fetcher& fetcher, crawl_clock& clock, crawl_plan plan, std::vector<std::string> root_urls,
-          std::vector<root_origin> root_origins);
+          std::vector<root_origin> root_origins, std::vector<url_alias> aliases = {});
 
   /// Crawls until every URL found has been processed, or until stop() or max_time. An
   /// exception in a worker (the environment failed: memory, descriptors...) stops the others
@@ -104,6 +106,12 @@ class crawler {
   verdict verdict_of(const fetch_record& record) const;
   boost::asio::awaitable<void> stop_at(time_point deadline);
   bool retry_later(const work_item& item, const http_client::result& fetched);
+  /// `url` as the aliases have it: rewritten into `scratch` when one applies.
+  std::string_view unaliased(std::string_view url, std::string& scratch) const {
+    for (const url_alias& alias : aliases_)
+      if (alias.rewrite(url, scratch)) return scratch;
+    return url;
+  }
   static failed_try failed_try_of(const http_client::result& fetched);
   /// A request outside the frontier (robots.txt, a sitemap), tried again as retries_ says,
   /// waiting in place; the last answer and how many tries it took. Returns at once when the
@@ -162,6 +170,8 @@ class crawler {
   const crawl_options& options_ = plan_.options();  // checked
   std::vector<std::string> roots_;
   std::vector<root_origin> root_origins_;  // where options_' headers and credentials go
+  std::vector<url_alias> aliases_;
+  std::string aliased_;  // take_link's scratch: a link as an alias rewrote it
   scope scope_;
   fetcher& fetcher_;
   crawl_clock& clock_;

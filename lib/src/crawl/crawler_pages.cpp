@@ -39,7 +39,8 @@ auto uncancelled() {
 void crawler::follow_redirect(const work_item& item, const http_response& response,
                               fetch_record& record) {
   record.status = response.status;
-  const auto next = resolve_link(record.url, response.location);
+  auto next = resolve_link(record.url, response.location);
+  if (std::string aliased; next && unaliased(*next, aliased) != *next) next = std::move(aliased);
   if (response.location.empty() || !next) {
     record.error = response.location.empty() ? "redirect without a Location header"
                                              : "bad Location header: " + response.location;
@@ -131,22 +132,23 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
 
 std::optional<crawler::url_id> crawler::take_link(const page_link& link, url_id page, int depth,
                                                   bool too_deep, fetch_record& record) {
-  if (link.url.size() > max_url_length) {
+  const std::string_view link_url = unaliased(link.url, aliased_);
+  if (link_url.size() > max_url_length) {
     spdlog::warn("{}: not following a link of {} bytes (the limit is {})", record.url,
-                 link.url.size(), max_url_length);
+                 link_url.size(), max_url_length);
     return std::nullopt;
   }
   const bool resource = link.kind == reference_kind::resource;
   // A URL seen before passed the scope (or is a root): its patterns are not searched again.
-  if (const auto seen = store_->find(link.url)) {
+  if (const auto seen = store_->find(link_url)) {
     if (!store_->external(*seen)) ++record.num_urls;
     store_->note_link(page, *seen);
     store_->note_depth(*seen, depth);
     if (!resource) store_->mark_resource(*seen, false);  // read when fetched: GET it
     return seen;
   }
-  const auto url = http_url::of(link.url);  // the link taken apart once, here
-  if (!url || plan_.get().status.skips(link.url)) return std::nullopt;  // mailto:, data: ...
+  const auto url = http_url::of(link_url);  // the link taken apart once, here
+  if (!url || plan_.get().status.skips(link_url)) return std::nullopt;  // mailto:, data: ...
   if (scope_.allows(*url)) {
     ++record.num_urls;
     if (too_deep) return std::nullopt;

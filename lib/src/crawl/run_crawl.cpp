@@ -17,7 +17,9 @@
 #include "corocrawl/plan.hpp"
 #include "crawl/crawler.hpp"
 #include "serve/static_site_server.hpp"
+#include "url/http_url.hpp"
 #include "url/url.hpp"
+#include "url/url_alias.hpp"
 
 namespace corocrawl {
 
@@ -68,6 +70,7 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
   std::vector<std::unique_ptr<static_site_server>> servers;
   std::vector<std::string> root_urls;
   std::vector<served_folder> folders;
+  std::vector<url_alias> aliases;
   std::vector<root_origin> root_origins = plan.get().root_origins;
   for (const auto& given : plan.get().roots) {
     if (!given.directory) {
@@ -75,8 +78,13 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
       continue;
     }
     const auto& directory = *given.directory;
-    servers.push_back(std::make_unique<static_site_server>(directory));
+    // Published at a path, the folder is served at that path too, so that its root-relative
+    // links ("/docs/a.html") resolve as they will once deployed.
+    const auto published = http_url::of(given.published_at);
+    servers.push_back(std::make_unique<static_site_server>(
+        directory, published ? std::string(published->path()) : std::string("/")));
     root_urls.push_back(servers.back()->url());
+    if (published) aliases.emplace_back(given.published_at, root_urls.back());
     folders.push_back({root_urls.back(), directory});
     spdlog::info("serving {} at {}", directory.string(), servers.back()->url());
     if (const auto target = split_http_url(root_urls.back())) {
@@ -87,7 +95,8 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
   asio::io_context context{1};
   http_fetcher fetcher{context.get_executor(), client_options(plan)};
   steady_crawl_clock clock;
-  crawler crawl{fetcher, clock, plan, std::move(root_urls), std::move(root_origins)};
+  crawler crawl{fetcher,           clock, plan, std::move(root_urls), std::move(root_origins),
+                std::move(aliases)};
   std::optional<asio::signal_set> signals;
   if (plan.options().stop_on_signals) {
     signals.emplace(context, SIGINT, SIGTERM);

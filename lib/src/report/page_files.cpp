@@ -30,14 +30,18 @@ fs::path shown_directory(const fs::path& directory, const fs::path& cwd) {
 std::optional<std::string> file_of(const crawl_result& result, std::string_view url,
                                    const fs::path& cwd) {
   for (const served_folder& folder : result.folders) {
-    if (!url.starts_with(folder.url)) continue;
-    const std::string_view rest = url.substr(folder.url.size());
+    // The folder's URL without its final '/' names the folder too (the server redirects it).
+    const std::string_view prefix = std::string_view(folder.url).substr(0, folder.url.size() - 1);
+    if (!url.starts_with(prefix)) continue;
+    const std::string_view rest = url.substr(prefix.size());
+    if (!rest.empty() && rest.front() != '/' && rest.front() != '?' && rest.front() != '#')
+      continue;
     const auto suffix_at = rest.find_first_of("?#");
     const std::string_view path = rest.substr(0, suffix_at);
-    const auto relative = target_to_relative_path("/" + std::string(path));
+    const auto relative = target_to_relative_path(path.empty() ? "/" : std::string(path));
     if (!relative) return std::nullopt;
     fs::path file = shown_directory(folder.directory, cwd) / *relative;
-    if (path.empty() || path.ends_with('/')) file /= "index.html";
+    if (path.size() <= 1 || path.ends_with('/')) file /= "index.html";
     std::string text = file.lexically_normal().generic_string();
     if (suffix_at != std::string_view::npos) text += rest.substr(suffix_at);
     return text;

@@ -132,10 +132,18 @@ http::message_generator finish(const request& req, response res) {
   return http::message_generator{std::move(head)};
 }
 
-http::message_generator handle_request(const confined_directory& root, const request& req) {
+// Where a site mounted at `mount` ("/docs/") lies below a request target: "/docs/a.html" is
+// "/a.html"; nullopt for a target outside the mount.
+std::optional<std::string_view> below_mount(std::string_view target, std::string_view mount) {
+  if (!target.starts_with(mount)) return std::nullopt;
+  return target.substr(mount.size() - 1);
+}
+
+http::message_generator handle_request(const confined_directory& root, std::string_view mount,
+                                       const request& req) {
   const auto version = req.version();
   const bool keep_alive = req.keep_alive();
-  const auto target = to_std(req.target());
+  const auto full_target = to_std(req.target());
   const auto answer = [&](http::status status) {
     return finish(req, make_status_page(status, version, keep_alive));
   };
@@ -146,6 +154,18 @@ http::message_generator handle_request(const confined_directory& root, const req
     return finish(req, std::move(res));
   }
 
+  // The mount itself without its final '/' is a directory like any other: redirected.
+  const std::string_view mount_prefix = mount.substr(0, mount.size() - 1);
+  if (!mount_prefix.empty() && path_part(full_target) == mount_prefix) {
+    auto res = make_status_page(http::status::moved_permanently, version, keep_alive);
+    auto query = full_target.substr(mount_prefix.size());
+    res.set(http::field::location,
+            std::string(mount) + std::string(query.substr(0, query.find('#'))));
+    return finish(req, std::move(res));
+  }
+  const auto below = below_mount(full_target, mount);
+  if (!below) return answer(http::status::not_found);
+  const std::string_view target = *below;
   auto relative = target_to_relative_path(target);
   if (!relative) return answer(http::status::not_found);
   auto entry = open_entry(root, *relative);
@@ -158,7 +178,7 @@ http::message_generator handle_request(const confined_directory& root, const req
       auto query = target.substr(dir.size());
       query = query.substr(0, query.find('#'));
       // A leading "//" would make the Location protocol-relative, i.e. another host.
-      std::string location = "/";
+      std::string location(mount);
       location += dir.substr(dir.find_first_not_of('/'));
       location += '/';
       location += query;
@@ -200,7 +220,7 @@ std::optional<response> parse_error_response(const beast::error_code& ec) {
 }  // namespace
 
 struct static_site_server::impl {
-  explicit impl(fs::path root);
+  impl(fs::path root, std::string mount);
   ~impl();
   impl(const impl&) = delete;
   impl& operator=(const impl&) = delete;
@@ -209,6 +229,7 @@ struct static_site_server::impl {
   asio::awaitable<void> session(tcp::socket socket);
 
   confined_directory root_;
+  std::string mount_;  // "/" or "/docs/"
   asio::io_context io_{1};
   tcp::acceptor acceptor_{io_};
   std::uint16_t port_ = 0;
@@ -238,7 +259,8 @@ class session_registration {
 
 }  // namespace
 
-static_site_server::impl::impl(fs::path root) : root_(root) {
+static_site_server::impl::impl(fs::path root, std::string mount)
+    : root_(root), mount_(std::move(mount)) {
   const tcp::endpoint endpoint{asio::ip::address_v4::loopback(), 0};
   beast::error_code ec;
   acceptor_.open(endpoint.protocol(), ec);
@@ -307,7 +329,7 @@ asio::awaitable<void> static_site_server::impl::session(tcp::socket socket) {
         break;
       }
       const request& req = parser.get();
-      auto message = handle_request(root_, req);
+      auto message = handle_request(root_, mount_, req);
       const bool keep_alive = message.keep_alive();
       spdlog::debug("static site: {} {}", to_std(req.method_string()), to_std(req.target()));
       stream.expires_after(write_timeout);
@@ -322,8 +344,8 @@ asio::awaitable<void> static_site_server::impl::session(tcp::socket socket) {
   stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
 }
 
-static_site_server::static_site_server(fs::path root)
-    : impl_(std::make_unique<impl>(std::move(root))) {}
+static_site_server::static_site_server(fs::path root, std::string mount)
+    : impl_(std::make_unique<impl>(std::move(root), std::move(mount))) {}
 
 static_site_server::~static_site_server() = default;
 
@@ -332,7 +354,7 @@ std::uint16_t static_site_server::port() const {
 }
 
 std::string static_site_server::url() const {
-  return "http://127.0.0.1:" + std::to_string(impl_->port_) + "/";
+  return "http://127.0.0.1:" + std::to_string(impl_->port_) + impl_->mount_;
 }
 
 }  // namespace corocrawl

@@ -22,18 +22,19 @@ std::optional<std::string> target_to_relative_path(std::string_view target);
 /// GET and HEAD, keep-alive, Content-Type by extension, "index.html" for a directory (a
 /// directory requested without a trailing slash is redirected to it with 301), 404 for
 /// anything missing, outside `root` or not a regular file, 405 for other methods. Symlinks
-/// are followed while they stay inside `root`.
+/// are followed while they stay inside `root`. With a `mount` path ("/docs/") the site is served
+/// below it: "/docs" is redirected to "/docs/", anything outside is 404.
 class static_site_server {
  public:
   /// Starts serving. Throws std::system_error when `root` is not a directory that can be
-  /// opened, or the socket cannot be opened.
-  explicit static_site_server(std::filesystem::path root);
+  /// opened, or the socket cannot be opened. `mount` starts and ends with '/'.
+  explicit static_site_server(std::filesystem::path root, std::string mount = "/");
   ~static_site_server();
   static_site_server(const static_site_server&) = delete;
   static_site_server& operator=(const static_site_server&) = delete;
 
   std::uint16_t port() const;
-  /// "http://127.0.0.1:PORT/"
+  /// "http://127.0.0.1:PORT/", with the mount path.
   std::string url() const;
 
  private:
