@@ -37,7 +37,8 @@ json::object url_object(const fetch_record& r) {
           {"num_new_urls", r.num_new_urls},
           {"referrer", optional_text(r.referrer)},
           {"external", r.external},
-          {"method", json_text(r.method)}};
+          {"method", json_text(r.method)},
+          {"cached", r.cached}};
 }
 
 json::array text_array(const std::vector<std::string>& texts) {
