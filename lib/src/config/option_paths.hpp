@@ -1,4 +1,5 @@
-// Values that name places, as the option kinds roots and output_file keep them. Internal.
+// Values that name places, as the option kinds roots, output_file and state_file keep them.
+// Internal.
 #pragma once
 
 #include <filesystem>
@@ -17,5 +18,10 @@ std::string root_setting(std::string_view text, const std::filesystem::path& bas
 /// An output file as given: "-" (stdout) kept, a relative path taken from `base`. Throws
 /// config_error naming `name` for "".
 std::string output_path(std::string_view name, std::string_view text, const path_base& base);
+
+/// A state file as given (option_kind::state_file): a relative path taken from `base` as
+/// output_path takes it. Throws config_error naming `name` for "" and "-", which would be
+/// stdout for an output file.
+std::string state_path(std::string_view name, std::string_view text, const path_base& base);
 
 }  // namespace corocrawl
