@@ -3,11 +3,13 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 
+#include "cache/link_cache.hpp"
 #include "config/plan_details.hpp"
 #include "corocrawl/crawl.hpp"
 #include "corocrawl/plan.hpp"
@@ -31,6 +33,16 @@ void stop_on_signal(asio::signal_set& signals, crawler& crawl) {
       if (!again) std::_Exit(128 + SIGINT);
     });
   });
+}
+
+// The cache --cache names, read; none without --cache. A file that cannot be used is only
+// worth a warning: the crawl fetches what the cache would have given.
+std::unique_ptr<link_cache> load_cache(const crawl_options& options) {
+  if (!options.cache) return nullptr;
+  auto cache = std::make_unique<link_cache>(*options.cache, options.cache_max_age);
+  if (const auto problem = cache->load())
+    spdlog::warn("the cache is not used: {}; it is replaced at the end", *problem);
+  return cache;
 }
 
 }  // namespace
@@ -59,10 +71,11 @@ crawl_result run_crawl(const crawl_plan& plan) {
     }
   }
 
+  const auto cache = load_cache(plan.options());
   asio::io_context context{1};
   http_fetcher fetcher{context.get_executor(), client_options(plan)};
   steady_crawl_clock clock;
-  crawler crawl{fetcher, clock, plan, std::move(root_urls), std::move(root_origins)};
+  crawler crawl{fetcher, clock, plan, std::move(root_urls), std::move(root_origins), cache.get()};
   std::optional<asio::signal_set> signals;
   if (plan.options().stop_on_signals) {
     signals.emplace(context, SIGINT, SIGTERM);
@@ -73,6 +86,11 @@ crawl_result run_crawl(const crawl_plan& plan) {
     if (error) std::rethrow_exception(error);
   });
   context.run();
+  // Whatever the crawl's outcome, the successes it found stand: they are kept.
+  if (cache) {
+    if (const auto problem = cache->save(std::chrono::system_clock::now()))
+      spdlog::warn("the cache was not saved: {}", *problem);
+  }
   return crawl.result();
 }
 
