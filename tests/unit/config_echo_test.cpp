@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <chrono>
 #include <sstream>
 
 #include "corocrawl/option_table.hpp"
@@ -66,6 +67,17 @@ TEST(ConfigEcho, ShowsStatusCodesCanonicallyAndRulesWithTheirKeys) {
       {"match": "\\.zip$", "skip": true}])"));
   EXPECT_EQ(config_echo(crawl_options{}).at("accept"), "200-399");
   EXPECT_EQ(config_echo(crawl_options{}).at("rules"), json::array{});
+}
+
+TEST(ConfigEcho, ShowsTheCacheAndItsMaximumAgeInSeconds) {
+  EXPECT_TRUE(config_echo(crawl_options{}).at("cache").is_null());
+  EXPECT_EQ(config_echo(crawl_options{}).at("cache_max_age"), 86400);
+  crawl_options options;
+  options.cache = "ci/links.json";
+  options.cache_max_age = std::chrono::minutes(90);
+  const auto echo = config_echo(options);
+  EXPECT_EQ(echo.at("cache"), "ci/links.json");
+  EXPECT_EQ(echo.at("cache_max_age"), 5400);
 }
 
 TEST(ConfigEcho, HidesPasswordsTokensAndCredentialHeaders) {

@@ -67,7 +67,7 @@ TEST(Stats, SeedCategoriesWithStatusAndFailureKinds) {
       {"urls", 5},         {"html", 1},     {"html_bytes", 100}, {"other", 1},
       {"other_bytes", 40}, {"redirect", 1}, {"error", 1},        {"error_bytes", 9},
       {"status_404", 1},   {"fail", 1},     {"fail_timeout", 1}, {"rate_limited", 0},
-      {"external", 0}};
+      {"external", 0},     {"cached", 0}};
   EXPECT_EQ(stats, expected);
 }
 
@@ -93,7 +93,7 @@ TEST(Stats, EveryFailureKindHasItsOwnKey) {
 
 TEST(Stats, BaseKeysArePresentWhenZero) {
   const auto stats = compute_stats({});
-  EXPECT_EQ(stats.size(), 11u);
+  EXPECT_EQ(stats.size(), 12u);
   for (const auto& [key, count] : stats)
     EXPECT_EQ(count, 0u) << key;
 }
@@ -105,6 +105,32 @@ TEST(Stats, OnlyStatus200HtmlIsHtml) {
   EXPECT_EQ(stats.at("html"), 0u);
   EXPECT_EQ(stats.at("other"), 2u);
   EXPECT_EQ(stats.at("other_bytes"), 12u);
+}
+
+TEST(Stats, RecordsFromTheCacheAreCountedAndShownAsSuch) {
+  fetch_record reused = page("https://other.test/", 200, "text/html", 0);
+  reused.external = true;
+  reused.cached = true;
+  reused.tries = 0;
+  reused.method = "HEAD";
+  reused.encoding.reset();
+  crawl_result result;
+  result.records = std::vector{page("http://a.test/", 200, "text/html", 5), reused};
+  EXPECT_EQ(compute_stats(result.records).at("cached"), 1u);
+  EXPECT_EQ(compute_stats(result.records).at("external"), 1u);
+
+  std::ostringstream summary;
+  write_json_summary(summary, result, {});
+  const auto doc = json::parse(summary.str());
+  EXPECT_EQ(doc.at("stats").at("cached"), 1);
+  EXPECT_EQ(doc.at("urls").at(0).at("cached"), false);
+  EXPECT_EQ(doc.at("urls").at(1).at("cached"), true);
+  EXPECT_EQ(doc.at("urls").at(1).at("tries"), 0);
+
+  std::ostringstream text;
+  write_text_report(text, result, {}, {.detail = text_detail::full});
+  EXPECT_NE(text.str().find("https://other.test/ 200 text/html - 0 (cached)\n"), std::string::npos)
+      << text.str();
 }
 
 TEST(Broken, WhatCountsAsBroken) {
@@ -258,7 +284,8 @@ TEST(JsonSummary, FollowsTheSchema) {
   EXPECT_EQ(doc.at("roots"), json::parse(R"(["http://a.test/"])"));
   EXPECT_EQ(doc.at("config"), json::parse(R"({"roots": [], "max_tasks": 100, "threads": null,
       "exclude": ["/private/"], "strict": false, "max_time": null, "max_urls": null,
-      "max_depth": null, "trap_rules": true, "external": true, "fragments": true, "base_url": null,
+      "max_depth": null, "trap_rules": true, "external": true, "base_url": null, "cache": null,
+      "cache_max_age": 86400, "fragments": true,
       "robots": true, "sitemaps": [], "accept": "200-399", "warn": "", "rules": [], "timeout": 30, "max_redirect": 10, "max_tries": 4,
       "max_body": 10485760, "resolve": [], "max_per_host": 16, "rate_limit": 0,
       "max_retry_wait": 60, "fail_on_rate_limit": false, "insecure": false, "ca_file": "",
@@ -280,7 +307,7 @@ TEST(JsonSummary, FollowsTheSchema) {
   EXPECT_EQ(urls[0], json::parse(R"({"url": "http://a.test/", "status": 200, "next_url": null,
       "error": null, "tries": 1, "size": 100, "content_type": "text/html", "encoding": "utf-8",
       "num_urls": 4, "num_new_urls": 4, "referrer": null, "external": false,
-      "method": "GET"})"));
+      "method": "GET", "cached": false})"));
   EXPECT_EQ(urls[3].at("next_url"), "http://a.test/");
   EXPECT_TRUE(urls[4].at("status").is_null());
   EXPECT_EQ(urls[4].at("error"), "timed out");

@@ -19,9 +19,9 @@
 namespace corocrawl {
 
 /// Reads a corocrawl.toml and overrides `into` with every key of the library's options
-/// (option_table.hpp) it sets. Relative paths in it (local roots, ca_file) are taken from the
-/// file's directory. Throws config_error, one line naming the file, the key (and line when
-/// known) and the problem, for a missing or unreadable file, a directory, a file over
+/// (option_table.hpp) it sets. Relative paths in it (local roots, ca_file, cache) are taken
+/// from the file's directory. Throws config_error, one line naming the file, the key (and line
+/// when known) and the problem, for a missing or unreadable file, a directory, a file over
 /// max_config_file_size (such as /dev/zero), a TOML syntax error, an unknown key or a value of
 /// the wrong type or range; `into` is then untouched. Opening never waits: a pipe (bash's
 /// <(...)) is read until its writer closes it, and a FIFO that gives nothing (no writer yet)
@@ -69,6 +69,9 @@ inline constexpr seconds_range timeout_range{};
 inline constexpr seconds_range max_time_range{.max_seconds = 30.0 * 24 * 60 * 60};
 /// max_retry_wait: 0 allowed (Retry-After is not waited for), at most a day.
 inline constexpr seconds_range retry_wait_range{.allow_zero = true};
+/// cache_max_age: 0 allowed (nothing is reused), at most a year.
+inline constexpr seconds_range cache_max_age_range{.allow_zero = true,
+                                                   .max_seconds = 365.0 * 24 * 60 * 60};
 
 /// The largest max_body: a body is held in memory whole (the HTTP reader reserves a
 /// Content-Length up front) and a page is parsed in memory, so larger bodies cannot work.
@@ -106,7 +109,8 @@ int parse_choice(std::string_view name, std::string_view text,
 /// "robots" or an absolute http(s) URL without userinfo, accept is not empty, every [[rules]]
 /// rule has a match that compiles and does something (status_rule), counts, sizes,
 /// rates and times in the ranges above, every resolve entry has an address, headers, user,
-/// user agent and proxies well-formed and ca_file readable (as the parsers above require),
+/// user agent and proxies well-formed, ca_file readable and the cache a file that can be
+/// written (its directory exists; not "" or "-") (as the parsers above require),
 /// host_headers' hosts lower-case, and all the header lines one request gets from the
 /// settings at most max_request_headers bytes. Throws config_error.
 void validate(const crawl_options& options);

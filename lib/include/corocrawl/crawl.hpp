@@ -89,6 +89,11 @@ bool passed(const crawl_result& result, bool fail_on_rate_limit = false);
 /// std::exception when the crawl cannot start (a directory cannot be served, no thread can be
 /// started); a failure midway ends the crawl with `failure` set.
 ///
+/// With `cache`, the cache file is read before the crawl and rewritten after it, also when
+/// the crawl was interrupted, timed out or failed midway; a file that cannot be read or is
+/// not a cache, and a save that fails, are logged as warnings and change neither the result
+/// nor what is thrown.
+///
 /// Logging: what the crawl does (warnings on broken pages, retries, limits reached; more at
 /// debug level) goes to spdlog's default logger, which writes to stdout unless the program
 /// sets another with spdlog::set_default_logger (the CLI's writes to stderr, as

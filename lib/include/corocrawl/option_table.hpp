@@ -32,6 +32,8 @@ enum class option_kind {
   count,         ///< an int within `counts`; TOML integer
   large_count,   ///< a 64-bit count >= 1; TOML integer
   seconds,       ///< seconds within `seconds`, as milliseconds; TOML integer or float
+  duration,      ///< seconds, or a number with a unit s, m, h or d ("12h"), within `seconds`,
+                 ///< as milliseconds; TOML integer or float (seconds) or string
   byte_size,     ///< bytes, optionally with a unit, 1 to `max_bytes`; TOML integer or string
   rate,          ///< requests per second; TOML integer or float
   text,          ///< a string, checked by `check` when set; TOML string
@@ -40,6 +42,8 @@ enum class option_kind {
   choice,        ///< one of `choices`, as its index (an int); TOML string
   input_file,    ///< a readable file, made absolute; TOML string (from the file's directory)
   output_file,   ///< a file to write or "-" for stdout; TOML string
+  state_file,    ///< a file read when it exists and rewritten, kept between runs (not "-");
+                 ///< TOML string (from the file's directory)
   roots,         ///< repeatable: URLs, bare hosts or directories; TOML array of strings
   patterns,      ///< repeatable: regular expressions; TOML array of strings
   resolves,      ///< repeatable: HOST:PORT:ADDR[,ADDR...]; TOML array of strings

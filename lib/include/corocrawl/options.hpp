@@ -74,6 +74,13 @@ struct crawl_options {
   // Checking: what is checked besides the site's own pages, and what a status means.
   /// Links to other sites (out-of-scope http(s) URLs) are checked: fetched once, never crawled.
   bool external = true;
+  /// A file in which the successes (2xx, judged OK) of external URLs are kept between runs:
+  /// an external URL found OK less than cache_max_age ago is not fetched again, and its record
+  /// says `cached`. The file need not exist, its directory must; run_crawl rewrites it at the
+  /// end, under a lock on FILE.lock. nullopt: no cache.
+  std::optional<std::string> cache;
+  /// How long a cached success is reused (0: never; the file is still written).
+  std::chrono::milliseconds cache_max_age{std::chrono::hours(24)};
   /// The #fragments of links into in-scope HTML pages are checked against the ids in the pages.
   bool fragments = true;
   /// The address a folder root is published at ("https://example.com/docs/"): links to it and

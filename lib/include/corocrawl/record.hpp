@@ -35,6 +35,10 @@ struct fetch_record {
   /// The request whose answer this is: "GET", or "HEAD" for a resource whose HEAD answered
   /// (a HEAD that fails or answers an error status is followed by a GET, whose answer counts).
   std::string method = "GET";
+  /// Taken from the cache (crawl_options::cache) instead of fetched: an external URL found OK
+  /// in an earlier run. Its status, content type, encoding and method are that run's; tries
+  /// and size are 0.
+  bool cached = false;
 };
 
 /// Where a record_list's records come from: the crawl's own tables (or a vector, for a result

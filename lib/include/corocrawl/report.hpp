@@ -20,8 +20,9 @@
 namespace corocrawl {
 
 /// The chapter's report categories: urls, html, html_bytes, other, other_bytes, redirect, error,
-/// error_bytes, fail, and rate_limited are always present; status_NNN and fail_<kind> only
-/// when non-zero.
+/// error_bytes, fail and rate_limited, with external (records of other sites) and cached
+/// (records taken from the cache), are always present; status_NNN and fail_<kind> only when
+/// non-zero.
 std::map<std::string, std::uint64_t> compute_stats(const record_list& records);
 
 /// compute_stats(result.records) and the crawl's own counters: unchecked and skipped (URLs)

@@ -9,6 +9,7 @@
 #include <boost/url/ipv6_address.hpp>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "config/config_detail.hpp"
 #include "config/value_parsers.hpp"
@@ -165,6 +167,45 @@ std::chrono::milliseconds parse_seconds(std::string_view name, std::string_view 
          " number of seconds, got " + quoted(text));
   }
   return seconds_to_ms(name, *seconds, quoted(text), range);
+}
+
+std::string shown_duration(double seconds) {
+  constexpr std::pair<char, double> units[] = {{'d', 86400}, {'h', 3600}, {'m', 60}};
+  for (const auto& [unit, size] : units) {
+    if (seconds >= size && std::fmod(seconds, size) == 0)
+      return shown_number(seconds / size) + unit;
+  }
+  return shown_number(seconds) + 's';
+}
+
+std::chrono::milliseconds parse_duration(std::string_view name, std::string_view text,
+                                         seconds_range range) {
+  const auto unit_at = text.find_first_of("smhd");
+  const std::string_view unit = unit_at == std::string_view::npos ? "" : text.substr(unit_at);
+  double unit_seconds = 0;  // 0: not a unit
+  if (unit.empty() || unit == "s") {
+    unit_seconds = 1;
+  } else if (unit == "m") {
+    unit_seconds = 60;
+  } else if (unit == "h") {
+    unit_seconds = 60 * 60;
+  } else if (unit == "d") {
+    unit_seconds = 24 * 60 * 60;
+  }
+  // decimal_number rejects a sign, whitespace, "inf" and "nan".
+  const std::optional<double> number = decimal_number(text.substr(0, unit_at));
+  if (!number || unit_seconds == 0) {
+    fail(name_of(name) + "expected a duration such as 90s, 30m, 12h or 1d, got " + quoted(text));
+  }
+  const double seconds = *number * unit_seconds;
+  if (seconds == 0 && !range.allow_zero) {
+    fail(name_of(name) + "expected a positive duration, got " + quoted(text));
+  }
+  // The bound also keeps the conversion to milliseconds far from overflow.
+  if (seconds > range.max_seconds) {
+    fail(name_of(name) + "at most " + shown_duration(range.max_seconds) + ", got " + quoted(text));
+  }
+  return std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(seconds * 1000.0)));
 }
 
 std::uint64_t parse_byte_size(std::string_view name, std::string_view text, std::uint64_t max) {

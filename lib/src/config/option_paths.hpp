@@ -1,4 +1,5 @@
-// Values that name places, as the option kinds roots and output_file keep them. Internal.
+// Values that name places, as the option kinds roots, output_file and state_file keep them.
+// Internal.
 #pragma once
 
 #include <filesystem>
@@ -23,5 +24,9 @@ std::string output_path(std::string_view name, std::string_view text, const path
 /// as output_path keeps it, "-" when omitted. Throws config_error naming `name`.
 std::string output_setting(std::string_view name, std::string_view text,
                            std::span<const std::string_view> formats, const path_base& base);
+/// A state file as given (option_kind::state_file): a relative path taken from `base` as
+/// output_path takes it. Throws config_error naming `name` for "" and "-", which would be
+/// stdout for an output file.
+std::string state_path(std::string_view name, std::string_view text, const path_base& base);
 
 }  // namespace corocrawl

@@ -185,6 +185,34 @@ std::vector<option<crawl_options>> make_table() {
                   " links to it and below it are checked against the folder, served at that "
                   "path, so a built site's absolute links are checked before it is deployed",
        .check = parse_base_url}));
+  t.push_back(member<&crawl_options::cache>(
+      {.flag = "--cache",
+       .key = "cache",
+       .kind = k::state_file,
+       .group = group,
+       .value_name = "FILE",
+       .help = "Keep the successes of links to other sites in\n"
+               "FILE and reuse them in later runs, while\n"
+               "younger than --cache-max-age (default: none)",
+       .default_text = "none",
+       .meaning = "keep the successes (2xx, judged OK) of links to other sites in FILE, a JSON "
+                  "file, and do not fetch them again while younger than `cache_max_age`; the "
+                  "site's own URLs are always fetched. See [the cache](usage.md#the-cache)"}));
+  t.push_back(member<&crawl_options::cache_max_age>(
+      {.flag = "--cache-max-age",
+       .key = "cache_max_age",
+       .kind = k::duration,
+       .group = group,
+       .value_name = "DURATION",
+       .help = "How long --cache reuses a success: seconds, or\n"
+               "with a unit s, m, h or d as in 12h; 0 reuses\n"
+               "nothing (default: 1d)",
+       .default_text = "`1d`",
+       .meaning = "how long a cached success is reused: seconds, or a number with a unit `s`, "
+                  "`m`, `h` or `d` (`90s`, `30m`, `12h`, `1d`); `0` reuses nothing. Older "
+                  "entries are dropped from the file",
+       .file_note = " (seconds or a string such as \"12h\")",
+       .seconds = cache_max_age_range}));
   t.push_back(member<&crawl_options::fragments>(
       {.flag = "--no-fragments",
        .key = "fragments",

@@ -108,6 +108,14 @@ std::string output_setting(std::string_view name, std::string_view text,
   return std::string(formats[static_cast<std::size_t>(index)]) + ":" + file;
 }
 
+std::string state_path(std::string_view name, std::string_view text, const path_base& base) {
+  if (text.empty() || text == "-") {
+    fail(name_of(name) + "expected a file name, got " + quoted(text) +
+         (text == "-" ? " (write ./- for a file of that name)" : ""));
+  }
+  return output_path(name, text, base);
+}
+
 option_value parse_option_words(const option_spec& spec, std::string_view name,
                                 std::span<const std::string> words, const path_base& base) {
   switch (spec.kind) {
@@ -117,6 +125,8 @@ option_value parse_option_words(const option_spec& spec, std::string_view name,
       return parse_large_count(name, last(words));
     case option_kind::seconds:
       return parse_seconds(name, last(words), spec.seconds);
+    case option_kind::duration:
+      return parse_duration(name, last(words), spec.seconds);
     case option_kind::byte_size:
       return parse_byte_size(name, last(words), spec.max_bytes);
     case option_kind::rate:
@@ -129,6 +139,8 @@ option_value parse_option_words(const option_spec& spec, std::string_view name,
       return parse_ca_file(name, last(words), base.dir);
     case option_kind::output_file:
       return output_path(name, last(words), base);
+    case option_kind::state_file:
+      return state_path(name, last(words), base);
     case option_kind::roots: {
       std::vector<std::string> roots;
       for (const std::string& text : words)

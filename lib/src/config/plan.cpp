@@ -18,10 +18,12 @@
 #include <vector>
 
 #include "config/config_detail.hpp"
+#include "config/option_paths.hpp"
 #include "config/plan_details.hpp"
 #include "config/value_parsers.hpp"
 #include "corocrawl/config.hpp"
 #include "corocrawl/option_table.hpp"
+#include "corocrawl/output_file.hpp"
 #include "corocrawl/version.hpp"
 #include "text/ascii.hpp"
 #include "url/proxy_url.hpp"
@@ -98,6 +100,7 @@ void check_range(const option_spec& spec, const option_value& value) {
         fail(name_of(key) + "expected a positive integer, got 0");
       break;
     case option_kind::seconds:
+    case option_kind::duration:
       check_duration(key, std::get<std::chrono::milliseconds>(value), spec.seconds);
       break;
     case option_kind::byte_size:
@@ -147,6 +150,18 @@ void check_identity(const crawl_options& c) {
   check_request_headers(c);
 }
 
+/// The cache file, as option_kind::state_file takes it: named, not stdout, and in a
+/// directory where it can be replaced (and its lock file made).
+void check_cache(const std::optional<std::string>& cache) {
+  if (!cache) return;
+  state_path("cache", *cache, {.dir = fs::current_path()});
+  try {
+    check_output_path(*cache);
+  } catch (const output_error& e) {
+    fail("cache: cannot write " + quoted(std::string_view(*cache)) + ": " + e.code().message());
+  }
+}
+
 }  // namespace
 
 crawl_plan make_plan(const crawl_options& c) {
@@ -189,6 +204,7 @@ crawl_plan make_plan(const crawl_options& c) {
   plan->status = status_judge(c.accept, c.warn, c.rules);
   check_ranges(c);
   check_identity(c);
+  check_cache(c.cache);
   plan->http = {
       .timeout = c.timeout,
       .max_body = c.max_body,

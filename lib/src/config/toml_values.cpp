@@ -198,6 +198,15 @@ option_value toml_values::read(const option_spec& spec, std::string_view key,
         return seconds_to_ms(key, value, shown, spec.seconds);
       });
     }
+    case option_kind::duration: {
+      if (node.is_string())
+        return located(node, [&] { return parse_duration(key, string(node, key), spec.seconds); });
+      const auto [value, shown] =
+          number(node, key, "a number of seconds or a string such as \"12h\"");
+      return located(node, [&, value = value, &shown = shown] {
+        return seconds_to_ms(key, value, shown, spec.seconds);
+      });
+    }
     case option_kind::byte_size:
       return byte_size(node, key, spec);
     case option_kind::rate: {
@@ -219,6 +228,10 @@ option_value toml_values::read(const option_spec& spec, std::string_view key,
     case option_kind::output_file:
       return located(node, [&] {
         return output_path(key, string(node, key), {.dir = dir_, .from_file = true});
+      });
+    case option_kind::state_file:
+      return located(node, [&] {
+        return state_path(key, string(node, key), {.dir = dir_, .from_file = true});
       });
     case option_kind::roots: {
       std::vector<std::string> roots;

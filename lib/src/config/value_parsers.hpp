@@ -40,6 +40,15 @@ resolve_override parse_resolve(std::string_view name, std::string_view text);
 std::chrono::milliseconds parse_seconds(std::string_view name, std::string_view text,
                                         seconds_range range = {});
 
+/// Parses a duration within `range`: a number of seconds as parse_seconds takes it, or a
+/// number followed by a unit s, m, h or d ("90s", "30m", "1.5h", "1d"), rounded up to whole
+/// milliseconds. Throws config_error naming `name`.
+std::chrono::milliseconds parse_duration(std::string_view name, std::string_view text,
+                                         seconds_range range = {});
+
+/// A duration in seconds as parse_duration reads it back: "365d", "12h", "90s".
+std::string shown_duration(double seconds);
+
 /// Parses a size in bytes from 1 to `max`: decimal digits, optionally followed by K, M, G or
 /// KiB, MiB, GiB (all powers of 1024), as in "10485760" or "10MiB". Throws config_error
 /// naming `name`.

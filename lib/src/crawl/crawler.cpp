@@ -14,6 +14,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "cache/link_cache.hpp"
 #include "config/plan_details.hpp"
 #include "http/content_type.hpp"
 #include "http/request_headers.hpp"
@@ -48,7 +49,7 @@ http_client_options client_options(const crawl_plan& plan) {
 
 crawler::crawler(fetcher& fetcher, crawl_clock& clock, crawl_plan plan,
                  std::vector<std::string> root_urls, std::vector<root_origin> root_origins,
-                 std::vector<url_alias> aliases)
+                 std::vector<url_alias> aliases, link_cache* cache)
     : plan_(std::move(plan)),
       roots_(std::move(root_urls)),
       root_origins_(std::move(root_origins)),
@@ -56,6 +57,7 @@ crawler::crawler(fetcher& fetcher, crawl_clock& clock, crawl_plan plan,
       scope_(roots_, options_.strict, plan_.get().exclude),
       fetcher_(fetcher),
       clock_(clock),
+      cache_(cache),
       parse_pool_(plan_.get().threads),
       big_page_parser_(asio::make_strand(parse_pool_.executor())),
       frontier_(clock, options_.max_per_host, options_.rate_limit),
@@ -164,11 +166,32 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   } else {
     co_await read_page(item, std::move(fetched.response), record, anchors);  // unless stopping
   }
+  const verdict meaning = verdict_of(record);
   if (anchors) {
-    store_->finish(item.url, record, verdict_of(record), *anchors);
+    store_->finish(item.url, record, meaning, *anchors);
   } else {
-    store_->finish(item.url, record, verdict_of(record));
+    store_->finish(item.url, record, meaning);
   }
+  if (cache_ && external && meaning == verdict::ok)
+    cache_->remember(record, std::chrono::system_clock::now());
+}
+
+bool crawler::take_from_cache(url_id id) {
+  if (!cache_) return false;
+  const std::string_view url = store_->url(id);
+  const auto entry = cache_->lookup(url, std::chrono::system_clock::now());
+  if (!entry) return false;
+  const fetch_record record{.url = std::string(url),
+                            .status = entry->status,
+                            .tries = 0,
+                            .content_type = entry->content_type,
+                            .encoding = entry->encoding,
+                            .external = true,
+                            .method = entry->head ? "HEAD" : "GET",
+                            .cached = true};
+  spdlog::debug("{}: {} from the cache", url, entry->status);
+  store_->finish(id, record, verdict_of(record));
+  return true;
 }
 
 crawl_progress crawler::progress() const {
@@ -290,6 +313,8 @@ crawler::url_id crawler::add_url(const http_url& url, int redirects_left,
     return id;
   }
   ++admitted_;
+  // Taken from the cache at once: no request, so no place in the frontier and its politeness.
+  if (role.external && take_from_cache(id)) return id;
   std::string scratch;  // used only by a URL with userinfo
   frontier_.push({.url = id,
                   .redirects_left = redirects_left,

@@ -49,6 +49,8 @@
 
 namespace corocrawl {
 
+class link_cache;
+
 /// The HTTP client's settings for a crawl as `plan` says: the plan's, with a connection cap
 /// for the file descriptors the process may open now (connection_cap).
 http_client_options client_options(const crawl_plan& plan);
@@ -66,9 +68,13 @@ class crawler {
   /// `plan` says (its roots are not read), sending requests to `fetcher` and reading time
   /// from `clock` (both outlive the crawler); the plan's headers and credentials go to
   /// `root_origins` only (the plan's, and those of the directories served for it).
-  /// Links and redirects to an alias's `from` are taken as going to its `to`.
+  /// Links and redirects to an alias's `from` are taken as going to its `to`. With a `cache`
+  /// (which outlives the crawler), an external URL it holds a young success for is taken from
+  /// it instead of fetched, and the successes of the external URLs fetched are remembered in
+  /// it.
   crawler(fetcher& fetcher, crawl_clock& clock, crawl_plan plan, std::vector<std::string> root_urls,
-          std::vector<root_origin> root_origins, std::vector<url_alias> aliases = {});
+          std::vector<root_origin> root_origins, std::vector<url_alias> aliases = {},
+          link_cache* cache = nullptr);
 
   /// Crawls until every URL found has been processed, or until stop() or max_time. An
   /// exception in a worker (the environment failed: memory, descriptors...) stops the others
@@ -161,6 +167,8 @@ class crawler {
   bool checks_external(const http_url& url) const;
   url_id add_url(const http_url& url, int redirects_left, std::optional<url_id> referrer, int depth,
                  url_role role = {});
+  /// Finishes external URL `id` with the cache's entry for it, when it holds a young one.
+  bool take_from_cache(url_id id);
   void halt();
   void fail(std::exception_ptr error);
   /// The headers for requests to `origin`, of which `target` is one, worked out once.
@@ -175,6 +183,7 @@ class crawler {
   scope scope_;
   fetcher& fetcher_;
   crawl_clock& clock_;
+  link_cache* cache_;  // none without --cache
   parse_pool parse_pool_;
   // Pages larger than big_page are parsed here, one at a time: a parse tree takes about ten
   // times its page's size, so no two of their trees are in memory at once.

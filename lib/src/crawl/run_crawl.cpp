@@ -7,11 +7,13 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 
+#include "cache/link_cache.hpp"
 #include "config/plan_details.hpp"
 #include "corocrawl/crawl.hpp"
 #include "corocrawl/plan.hpp"
@@ -54,6 +56,16 @@ asio::awaitable<void> report_progress(const crawler& crawl, const progress_liste
   }
 }
 
+// The cache --cache names, read; none without --cache. A file that cannot be used is only
+// worth a warning: the crawl fetches what the cache would have given.
+std::unique_ptr<link_cache> load_cache(const crawl_options& options) {
+  if (!options.cache) return nullptr;
+  auto cache = std::make_unique<link_cache>(*options.cache, options.cache_max_age);
+  if (const auto problem = cache->load())
+    spdlog::warn("the cache is not used: {}; it is replaced at the end", *problem);
+  return cache;
+}
+
 }  // namespace
 
 crawl_result run_crawl(const crawl_options& options) {
@@ -92,11 +104,13 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
     }
   }
 
+  const auto cache = load_cache(plan.options());
   asio::io_context context{1};
   http_fetcher fetcher{context.get_executor(), client_options(plan)};
   steady_crawl_clock clock;
-  crawler crawl{fetcher,           clock, plan, std::move(root_urls), std::move(root_origins),
-                std::move(aliases)};
+  crawler crawl{
+      fetcher,    clock, plan, std::move(root_urls), std::move(root_origins), std::move(aliases),
+      cache.get()};
   std::optional<asio::signal_set> signals;
   if (plan.options().stop_on_signals) {
     signals.emplace(context, SIGINT, SIGTERM);
@@ -117,6 +131,11 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
     if (error) std::rethrow_exception(error);
   });
   context.run();
+  // Whatever the crawl's outcome, the successes it found stand: they are kept.
+  if (cache) {
+    if (const auto problem = cache->save(std::chrono::system_clock::now()))
+      spdlog::warn("the cache was not saved: {}", *problem);
+  }
   crawl_result result = crawl.result();
   result.folders = std::move(folders);
   return result;

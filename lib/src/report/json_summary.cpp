@@ -54,7 +54,8 @@ json::object url_object(const fetch_record& r, const file_names& files) {
                       {"num_new_urls", r.num_new_urls},
                       {"referrer", optional_text(r.referrer)},
                       {"external", r.external},
-                      {"method", json_text(r.method)}};
+                      {"method", json_text(r.method)},
+                      {"cached", r.cached}};
   files.add(object, r.url);
   return object;
 }

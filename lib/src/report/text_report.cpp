@@ -55,6 +55,7 @@ void write_url_line(std::ostream& out, const fetch_record& r, const page_locator
         << ' ' << r.size;
     if (r.num_urls > 0) out << ' ' << r.num_new_urls << '/' << r.num_urls;
     if (r.error) out << " (" << shown(*r.error) << ')';
+    if (r.cached) out << " (cached)";
   }
   out << '\n';
 }

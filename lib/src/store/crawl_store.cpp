@@ -64,6 +64,7 @@ void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning,
     source_lists_.clear(done.sources);
   }
   done.head = record.method == "HEAD";
+  done.cached = record.cached;
   done.size_low = static_cast<std::uint32_t>(record.size);
   done.size_high = static_cast<std::uint32_t>(record.size >> 32);
   done.num_urls = static_cast<std::uint32_t>(record.num_urls);
@@ -227,7 +228,8 @@ fetch_record crawl_store::record(url_id id) const {
                       .num_urls = e.num_urls,
                       .num_new_urls = e.num_new_urls,
                       .external = e.external,
-                      .method = e.head ? "HEAD" : "GET"};
+                      .method = e.head ? "HEAD" : "GET",
+                      .cached = e.cached};
   if (e.status != 0) record.status = e.status;
   if (e.referrer != kNone) record.referrer = std::string(urls_[e.referrer]);
   return record;

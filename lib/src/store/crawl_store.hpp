@@ -156,6 +156,7 @@ class crawl_store final : public record_source {
     bool anchors = false;      // an HTML page parsed completely: its fragments can be checked
     bool linked = false;       // another page links or redirects here
     bool held = false;         // left unchecked for the reason in `error`
+    bool cached = false;       // the record came from the cache
     std::uint8_t meaning = 0;  // a verdict
     // Indexes into labels_ (or kNone), and into kinds_ (set when finished). A skipped URL has
     // its reason as its error.

@@ -8,7 +8,7 @@ namespace corocrawl {
 std::map<std::string, std::uint64_t> compute_stats(const record_list& records) {
   std::map<std::string, std::uint64_t> stats;
   for (const char* always : {"urls", "html", "html_bytes", "other", "other_bytes", "redirect",
-                             "error", "error_bytes", "fail", "rate_limited", "external"})
+                             "error", "error_bytes", "fail", "rate_limited", "external", "cached"})
     stats[always] = 0;
 
   // The chapter's categories: fail (no response), redirect, error (>= 400), html, other; and
@@ -16,6 +16,7 @@ std::map<std::string, std::uint64_t> compute_stats(const record_list& records) {
   for (const auto& r : records) {
     ++stats["urls"];
     if (r.external) ++stats["external"];
+    if (r.cached) ++stats["cached"];
     if (!r.status) {
       ++stats["fail"];
       ++stats["fail_" + std::string(r.failure ? failure_name(*r.failure) : "unknown")];
