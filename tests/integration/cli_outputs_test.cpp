@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <boost/json.hpp>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -225,6 +226,71 @@ TEST_F(OutputsTest, BaseUrlNeedsOneFolderAndAnAddress) {
                       "--base-url: expected an absolute http(s) URL, got \"ftp://example.com/\"");
   expect_config_error({"--base-url", "https://example.com/?v=2", "a"},
                       "--base-url: expected a site's address without user name, query or fragment");
+}
+
+TEST_F(OutputsTest, ABaselineFailsOnlyOnNewBreakageAndListsWhatWasFixed) {
+  temp_.write("site/index.html",
+              "<a href=a.html>a</a> <a href=gone1.html>1</a> <a href=gone2.html>2</a>");
+  temp_.write("site/a.html", "a");
+  EXPECT_EQ(run({"--json", "base.json", "site"}).exit_code, 1);
+
+  // gone1 fixed (no longer linked), gone2 still broken, gone3 new.
+  temp_.write("site/index.html",
+              "<a href=a.html>a</a> <a href=gone2.html>2</a> <a href=gone3.html>3</a>");
+  const auto result = run({"--baseline", "base.json", "--json", "now.json", "-o", "junit:j.xml",
+                           "-o", "markdown:m.md", "site"});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_NE(result.out.find("New broken links (1):\n  site/gone3.html 404\n"), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("Known broken links (in the baseline) (1):\n  site/gone2.html 404\n"),
+            std::string::npos);
+  EXPECT_NE(result.out.find("Fixed since the baseline (1):\n  site/gone1.html\n"),
+            std::string::npos);
+  EXPECT_NE(result.out.find("FAILED: 1 new broken URL (1 known) of 4 checked"), std::string::npos);
+
+  const auto summary = json::parse(read("now.json"));
+  EXPECT_EQ(summary.at("broken").as_array().size(), 2u);
+  EXPECT_TRUE(text(summary.at("baseline")).ends_with("/base.json"));
+  EXPECT_TRUE(text(summary.at("new").at(0)).ends_with("/gone3.html"));
+  EXPECT_TRUE(text(summary.at("known").at(0)).ends_with("/gone2.html"));
+  EXPECT_EQ(summary.at("fixed"), json::array{"site/gone1.html"});
+  EXPECT_EQ(summary.at("passed"), false);
+
+  const auto junit = testing::parse_xml(read("j.xml"));
+  std::map<std::string, std::string> outcome;  // test case name: its first child
+  for (std::size_t i = 0; i + 1 < junit.size(); ++i) {
+    if (junit[i].name == "testcase")
+      outcome[junit[i].attributes.at("name")] =
+          junit[i + 1].depth > junit[i].depth ? junit[i + 1].name : "passed";
+  }
+  EXPECT_EQ(outcome["site/gone3.html"], "failure");
+  EXPECT_EQ(outcome["site/gone2.html"], "skipped");
+  EXPECT_EQ(junit.back().attributes.at("name"), "site/gone1.html");  // the fixed suite's case
+  EXPECT_EQ(junit.front().attributes.at("failures"), "1");
+  const std::string markdown = read("m.md");
+  EXPECT_NE(markdown.find("### New broken links (1)"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("### Known broken links (in the baseline) (1)"), std::string::npos);
+  EXPECT_NE(markdown.find("### Fixed since the baseline (1)\n\n- site\\/gone1\\.html"),
+            std::string::npos);
+
+  // Only known breakage left: the build passes.
+  temp_.write("site/index.html", "<a href=a.html>a</a> <a href=gone2.html>2</a>");
+  const auto known_only = run({"--baseline", "base.json", "-o", "github", "site"});
+  EXPECT_EQ(known_only.exit_code, 0) << known_only.err;
+  EXPECT_TRUE(known_only.out.starts_with("::notice file=site/index.html,")) << known_only.out;
+  EXPECT_NE(known_only.err.find("PASSED: 3 URLs checked, nothing new broken (1 known)"),
+            std::string::npos)
+      << known_only.err;
+}
+
+TEST_F(OutputsTest, ABaselineThatCannotBeReadIsAUsageError) {
+  temp_.write("site/index.html", "<p>");
+  expect_config_error({"--baseline", "missing.json", "site"}, "--baseline: ");
+  temp_.write("notes.json", "{\"broken\": []}");
+  expect_config_error({"--baseline", "notes.json", "site"},
+                      "is not a corocrawl JSON summary (schema corocrawl-summary/1)");
+  temp_.write("cut.json", "{\"schema\": \"corocrawl-summary/1\", \"bro");
+  expect_config_error({"--baseline", "cut.json", "site"}, "is not JSON");
 }
 
 TEST_F(OutputsTest, TheProgressLineIsDrawnOnATerminalAndErased) {

@@ -52,14 +52,14 @@ void expect_error(const std::optional<std::string>& want, const std::optional<st
 auto fields(const crawl_options& o) {
   const auto& [roots, max_tasks, threads, max_redirect, max_tries, exclude, strict, resolve,
                timeout, max_time, max_urls, max_depth, trap_rules, max_body, external, cache,
-               cache_max_age, fragments, base_url, robots, sitemaps, accept, warn, rules,
+               cache_max_age, fragments, base_url, baseline, robots, sitemaps, accept, warn, rules,
                max_per_host, rate_limit, max_retry_wait, fail_on_rate_limit, insecure, ca_file,
                user_agent, headers, host_headers, user, proxy, stop_on_signals] = o;
   return std::tie(roots, max_tasks, threads, max_redirect, max_tries, exclude, strict, resolve,
                   timeout, max_time, max_urls, max_depth, trap_rules, max_body, external, cache,
-                  cache_max_age, fragments, base_url, robots, sitemaps, accept, warn, rules,
-                  max_per_host, rate_limit, max_retry_wait, fail_on_rate_limit, insecure, ca_file,
-                  user_agent, headers, host_headers, user, proxy, stop_on_signals);
+                  cache_max_age, fragments, base_url, baseline, robots, sitemaps, accept, warn,
+                  rules, max_per_host, rate_limit, max_retry_wait, fail_on_rate_limit, insecure,
+                  ca_file, user_agent, headers, host_headers, user, proxy, stop_on_signals);
 }
 
 /// The binary's arguments for a crawl with `options`: the options cases adjust, as flags, and

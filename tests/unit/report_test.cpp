@@ -284,7 +284,7 @@ TEST(JsonSummary, FollowsTheSchema) {
   EXPECT_EQ(doc.at("roots"), json::parse(R"(["http://a.test/"])"));
   EXPECT_EQ(doc.at("config"), json::parse(R"({"roots": [], "max_tasks": 100, "threads": null,
       "exclude": ["/private/"], "strict": false, "max_time": null, "max_urls": null,
-      "max_depth": null, "trap_rules": true, "external": true, "base_url": null, "cache": null,
+      "max_depth": null, "trap_rules": true, "external": true, "base_url": null, "baseline": null, "cache": null,
       "cache_max_age": 86400, "fragments": true,
       "robots": true, "sitemaps": [], "accept": "200-399", "warn": "", "rules": [], "timeout": 30, "max_redirect": 10, "max_tries": 4,
       "max_body": 10485760, "resolve": [], "max_per_host": 16, "rate_limit": 0,

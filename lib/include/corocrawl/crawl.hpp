@@ -2,11 +2,13 @@
 // Running a whole crawl: the library's entry point for programs other than the CLI.
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "corocrawl/options.hpp"
@@ -38,6 +40,15 @@ struct served_folder {
   std::filesystem::path directory;  ///< absolute
 };
 
+/// How a crawl's broken URLs compare with a baseline's (crawl_options::baseline). A URL is
+/// compared by its name in reports: its file in folder mode (stable from run to run), else
+/// the URL.
+struct baseline_comparison {
+  std::string file;                ///< the baseline's path, as given
+  std::vector<std::string> known;  ///< broken now and in the baseline, as broken_link::url; sorted
+  std::vector<std::string> fixed;  ///< broken in the baseline and not now, by name; sorted
+};
+
 struct crawl_result {
   std::vector<std::string> roots;         ///< root URLs crawled (directories as served)
   std::vector<served_folder> folders;     ///< the folder roots, in the order given
@@ -59,7 +70,15 @@ struct crawl_result {
   std::chrono::duration<double> elapsed{0};
   std::uint64_t requests = 0;     ///< HTTP requests sent, retries included
   std::uint64_t connections = 0;  ///< connections opened: requests / connections is the reuse
+  /// With a baseline: which broken URLs it knew, and which it had that are fixed.
+  std::optional<baseline_comparison> baseline;
 };
+
+/// Whether broken URL `url` is known from the baseline (so does not fail the crawl).
+bool is_known(const crawl_result& result, std::string_view url);
+
+/// The broken URLs the baseline did not know: those that fail the crawl.
+std::size_t new_broken_count(const crawl_result& result);
 
 /// How far a crawl has got, as a progress display shows it.
 struct crawl_progress {
@@ -77,9 +96,10 @@ struct progress_listener {
   std::chrono::milliseconds every{250};
 };
 
-/// True when nothing is broken (a missing fragment is broken too), nothing was left unchecked and
-/// the crawl ran to its end (not interrupted, timed out or failed); with `fail_on_rate_limit`,
-/// nothing may be rate limited either. Skipped URLs, warnings and orphans do not count.
+/// True when nothing is broken but what the baseline knew (a missing fragment is broken too),
+/// nothing was left unchecked and the crawl ran to its end (not interrupted, timed out or
+/// failed); with `fail_on_rate_limit`, nothing may be rate limited either. Skipped URLs, warnings
+/// and orphans do not count.
 bool passed(const crawl_result& result, bool fail_on_rate_limit = false);
 
 /// Crawls `options.roots` to the end on a fresh io_context in the calling thread. Directory

@@ -87,6 +87,9 @@ struct crawl_options {
   /// below it are checked against the folder, served at the same path. Needs exactly one
   /// folder root.
   std::optional<std::string> base_url;
+  /// A JSON summary of an earlier crawl: URLs broken there too are reported as known and do
+  /// not fail the crawl; those broken there and not now are reported as fixed.
+  std::optional<std::string> baseline;
   /// The robots.txt of each origin crawled is honoured.
   bool robots = true;
   /// Sitemaps and sitemap indexes whose in-scope URLs are crawled as roots: absolute http(s)

@@ -213,6 +213,18 @@ std::vector<option<crawl_options>> make_table() {
                   "entries are dropped from the file",
        .file_note = " (seconds or a string such as \"12h\")",
        .seconds = cache_max_age_range}));
+  t.push_back(member<&crawl_options::baseline>(
+      {.flag = "--baseline",
+       .key = "baseline",
+       .kind = k::input_file,
+       .group = group,
+       .value_name = "FILE",
+       .help = "JSON summary of an earlier crawl: what was broken\n"
+               "there is known and does not fail (default: none)",
+       .default_text = "none",
+       .meaning = "a JSON summary of an earlier crawl (`--json FILE`): URLs broken there too are "
+                  "reported as known and do not fail the crawl, new ones do, and those fixed "
+                  "since are listed; see [baselines](usage.md#baselines)"}));
   t.push_back(member<&crawl_options::fragments>(
       {.flag = "--no-fragments",
        .key = "fragments",

@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "config/baseline_file.hpp"
 #include "config/config_detail.hpp"
 #include "config/option_paths.hpp"
 #include "config/plan_details.hpp"
@@ -191,6 +192,7 @@ crawl_plan make_plan(const crawl_options& c) {
       return r.directory.has_value();
     })->published_at = parse_base_url("base_url", *c.base_url);
   }
+  if (c.baseline) plan->baseline = read_baseline("baseline", *c.baseline);
   plan->exclude = compile_patterns(c.exclude, "exclude");
   for (const std::string& sitemap : c.sitemaps) {
     std::string normal = normalized_sitemap("sitemaps", sitemap);

@@ -27,6 +27,8 @@ struct crawl_plan::details {
     std::string published_at;
   };
   std::vector<root_to_crawl> roots;  ///< in the order given
+  /// The baseline's broken URLs by name (read_baseline), when there is one.
+  std::optional<std::vector<std::string>> baseline;
   /// The origins of the URL roots with their userinfo credentials (origins_of); a served
   /// directory's origin is added when it is served.
   std::vector<root_origin> root_origins;

@@ -18,6 +18,7 @@
 #include "corocrawl/crawl.hpp"
 #include "corocrawl/plan.hpp"
 #include "crawl/crawler.hpp"
+#include "report/baseline.hpp"
 #include "serve/static_site_server.hpp"
 #include "url/http_url.hpp"
 #include "url/url.hpp"
@@ -26,6 +27,7 @@
 namespace corocrawl {
 
 namespace asio = boost::asio;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -138,6 +140,10 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
   }
   crawl_result result = crawl.result();
   result.folders = std::move(folders);
+  if (plan.get().baseline) {
+    result.baseline = compare_with_baseline(result, *plan.get().baseline, fs::current_path());
+    result.baseline->file = *plan.options().baseline;
+  }
   return result;
 }
 

@@ -46,13 +46,23 @@ void write_command(std::ostream& out, std::string_view command, const broken_lin
     out << "file=" << escaped(locate(source->page), true) << ",line=" << source->line
         << ",col=" << source->column << ',';
   }
-  out << "title=" << escaped(std::string(command == "error" ? "broken link" : "link warning"), true)
+  const std::string title = command == "error"    ? "broken link"
+                            : command == "notice" ? "known broken link"
+                                                  : "link warning";
+  out << "title=" << escaped(title, true)
       << "::" << escaped(problem_message(link, source, locate), false) << '\n';
 }
 
 void write_links(std::ostream& out, std::string_view command, const std::vector<broken_link>& links,
-                 const page_locator& locate) {
+                 const page_locator& locate, const crawl_result* known_from = nullptr) {
   for (const auto& link : links) {
+    // Breakage the baseline knew does not fail the build: a notice, not an error.
+    if (known_from != nullptr && is_known(*known_from, link.url)) {
+      for (const auto& source : link.sources)
+        write_command(out, "notice", link, &source, locate);
+      if (link.sources.empty()) write_command(out, "notice", link, nullptr, locate);
+      continue;
+    }
     for (const auto& source : link.sources)
       write_command(out, command, link, &source, locate);
     // A problem URL that no page references in its markup (a root, a redirect's target) is
@@ -65,7 +75,7 @@ void write_links(std::ostream& out, std::string_view command, const std::vector<
 
 void write_github_annotations(std::ostream& out, const crawl_result& result,
                               const page_locator& locate) {
-  write_links(out, "error", result.broken, locate);
+  write_links(out, "error", result.broken, locate, &result);
   write_links(out, "warning", result.warnings, locate);
   write_links(out, "warning", result.rate_limited, locate);
 }

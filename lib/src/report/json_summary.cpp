@@ -175,6 +175,17 @@ void write_json_summary(std::ostream& out, const crawl_result& result,
   write_array(out, result.unchecked, unchecked_object, files);
   out << ",\n\"skipped\":";
   write_array(out, result.skipped, skipped_object, files);
+  if (result.baseline) {
+    // The broken URLs as the baseline splits them; "broken" above lists them all.
+    json::array fresh, known, fixed;
+    for (const auto& link : result.broken)
+      (is_known(result, link.url) ? known : fresh).emplace_back(json_text(link.url));
+    for (const auto& name : result.baseline->fixed)
+      fixed.emplace_back(json_text(name));
+    out << ",\n\"baseline\":" << json::serialize(json::value(json_text(result.baseline->file)))
+        << ",\n\"new\":" << json::serialize(fresh) << ",\n\"known\":" << json::serialize(known)
+        << ",\n\"fixed\":" << json::serialize(fixed);
+  }
   out << ",\n\"orphans\":";
   write_array(
       out, result.orphans, [](const std::string& url, const file_names&) { return json_text(url); },

@@ -82,6 +82,32 @@ void write_problem(std::ostream& out, std::string_view element, const broken_lin
       << element << ">\n    </testcase>\n";
 }
 
+// A broken URL: a failure, or skipped when the baseline knew it (it does not fail the build).
+void write_broken(std::ostream& out, const crawl_result& result, const broken_link& link,
+                  const page_locator& locate) {
+  if (!is_known(result, link.url)) {
+    write_problem(out, "failure", link, locate);
+    return;
+  }
+  open_case(out, locate(link.url));
+  out << ">\n      <skipped message=\""
+      << xml("known broken (in the baseline): " + problem_status(link)) << "\"/>\n"
+      << "      <system-out>" << xml(places(link, locate)) << "</system-out>\n    </testcase>\n";
+}
+
+// What the baseline had broken and is not now: a suite of its own, every case passing.
+void write_fixed(std::ostream& out, const crawl_result& result) {
+  if (!result.baseline || result.baseline->fixed.empty()) return;
+  const auto& fixed = result.baseline->fixed;
+  out << "  <testsuite name=\"fixed since the baseline\" tests=\"" << fixed.size()
+      << "\" failures=\"0\" errors=\"0\" skipped=\"0\">\n";
+  for (const std::string& name : fixed) {
+    open_case(out, name);
+    out << "/>\n";
+  }
+  out << "  </testsuite>\n";
+}
+
 }  // namespace
 
 void write_junit_report(std::ostream& out, const crawl_result& result, bool fail_on_rate_limit,
@@ -90,8 +116,10 @@ void write_junit_report(std::ostream& out, const crawl_result& result, bool fail
   std::size_t tests = result.records.size() + result.unchecked.size() + result.skipped.size();
   for (const auto& link : result.broken) {
     if (link.url.find('#') != std::string::npos) ++tests;  // a missing fragment: no record
-    ++failures;
+    if (!is_known(result, link.url)) ++failures;
   }
+  const std::size_t known = result.baseline ? result.baseline->known.size() : 0;
+  const std::size_t fixed = result.baseline ? result.baseline->fixed.size() : 0;
   if (fail_on_rate_limit) failures += result.rate_limited.size();
   char time[32];
   std::snprintf(time, sizeof time, "%.3f", result.elapsed.count());
@@ -100,14 +128,14 @@ void write_junit_report(std::ostream& out, const crawl_result& result, bool fail
     name += " " + locate(root);
 
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<testsuites name=\"corocrawl\" tests=\"" << tests << "\" failures=\"" << failures
+      << "<testsuites name=\"corocrawl\" tests=\"" << tests + fixed << "\" failures=\"" << failures
       << "\" errors=\"" << result.unchecked.size() << "\" time=\"" << time << "\">\n"
       << "  <testsuite name=\"" << xml(name) << "\" tests=\"" << tests << "\" failures=\""
       << failures << "\" errors=\"" << result.unchecked.size() << "\" skipped=\""
-      << result.skipped.size() << "\" time=\"" << time << "\">\n";
+      << result.skipped.size() + known << "\" time=\"" << time << "\">\n";
   for (const fetch_record record : result.records) {
     if (const auto* broken = find(result.broken, record.url)) {
-      write_problem(out, "failure", *broken, locate);
+      write_broken(out, result, *broken, locate);
     } else if (const auto* limited = find(result.rate_limited, record.url);
                limited && fail_on_rate_limit) {
       write_problem(out, "failure", *limited, locate);
@@ -125,7 +153,7 @@ void write_junit_report(std::ostream& out, const crawl_result& result, bool fail
     }
   }
   for (const auto& link : result.broken) {
-    if (link.url.find('#') != std::string::npos) write_problem(out, "failure", link, locate);
+    if (link.url.find('#') != std::string::npos) write_broken(out, result, link, locate);
   }
   for (const auto& unchecked : result.unchecked) {
     open_case(out, locate(unchecked.url));
@@ -137,7 +165,9 @@ void write_junit_report(std::ostream& out, const crawl_result& result, bool fail
     open_case(out, locate(skipped.url));
     out << ">\n      <skipped message=\"" << xml(skipped.reason) << "\"/>\n    </testcase>\n";
   }
-  out << "  </testsuite>\n</testsuites>\n";
+  out << "  </testsuite>\n";
+  write_fixed(out, result);
+  out << "</testsuites>\n";
 }
 
 }  // namespace corocrawl

@@ -62,7 +62,21 @@ void write_markdown_report(std::ostream& out, const crawl_result& result, bool f
                            const page_locator& locate) {
   // Our own words and counts: no text from outside.
   out << "## corocrawl: " << verdict(result, fail_on_rate_limit) << '\n';
-  write_table(out, "Broken links", result.broken, locate);
+  if (result.baseline) {
+    const broken_groups groups = split_by_baseline(result);
+    write_table(out, "New broken links", groups.fresh, locate);
+    write_table(out, "Known broken links (in the baseline)", groups.known, locate);
+    const auto& fixed = result.baseline->fixed;
+    if (!fixed.empty()) {
+      out << "\n### Fixed since the baseline (" << fixed.size() << ")\n\n";
+      for (std::size_t i = 0; i < fixed.size() && i < markdown_rows_at_most; ++i)
+        out << "- " << literal(fixed[i]) << '\n';
+      if (fixed.size() > markdown_rows_at_most)
+        out << "- … and " << fixed.size() - markdown_rows_at_most << " more\n";
+    }
+  } else {
+    write_table(out, "Broken links", result.broken, locate);
+  }
   write_table(out, "Warnings", result.warnings, locate);
   write_table(out, "Rate limited (429)", result.rate_limited, locate);
   if (!result.unchecked.empty()) {

@@ -3,7 +3,9 @@
 // text, Markdown, JUnit, SARIF and GitHub outputs say the same thing the same way.
 
 #include <string>
+#include <vector>
 
+#include "corocrawl/crawl.hpp"
 #include "corocrawl/record.hpp"
 #include "corocrawl/report.hpp"
 
@@ -24,6 +26,19 @@ inline std::string problem_message(const broken_link& link, const link_source* s
   std::string text = locate(link.url) + " " + problem_status(link);
   if (source != nullptr) text += " (" + source->element + " " + source->attribute + ")";
   return text;
+}
+
+/// A crawl's broken links as a baseline splits them: those it did not know, and those it did.
+struct broken_groups {
+  std::vector<broken_link> fresh;
+  std::vector<broken_link> known;
+};
+
+inline broken_groups split_by_baseline(const crawl_result& result) {
+  broken_groups groups;
+  for (const broken_link& link : result.broken)
+    (is_known(result, link.url) ? groups.known : groups.fresh).push_back(link);
+  return groups;
 }
 
 /// "site/index.html:12:5 img src": the page as `locate` names it, line, column, element and

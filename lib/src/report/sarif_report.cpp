@@ -27,7 +27,7 @@ json::object location(std::string_view page, std::uint32_t line, std::uint32_t c
 }
 
 void add_results(json::array& results, const std::vector<broken_link>& links, bool error,
-                 const page_locator& locate) {
+                 const page_locator& locate, const crawl_result& result) {
   for (const auto& link : links) {
     const bool fragment = link.error == "missing fragment";
     const std::string_view rule_id = !error     ? "link-warning"
@@ -39,6 +39,10 @@ void add_results(json::array& results, const std::vector<broken_link>& links, bo
                        {"level", error ? "error" : "warning"},
                        {"message", {{"text", json_text(problem_message(link, source, locate))}}},
                        {"locations", std::move(locations)}});
+      // SARIF's own word for what a baseline knew: "unchanged"; else "new".
+      if (result.baseline)
+        results.back().as_object()["baselineState"] =
+            is_known(result, link.url) ? "unchanged" : "new";
     };
     for (const auto& source : link.sources)
       add(&source, json::array{location(source.page, source.line, source.column, locate)});
@@ -55,9 +59,9 @@ void add_results(json::array& results, const std::vector<broken_link>& links, bo
 
 void write_sarif_report(std::ostream& out, const crawl_result& result, const page_locator& locate) {
   json::array results;
-  add_results(results, result.broken, true, locate);
-  add_results(results, result.warnings, false, locate);
-  add_results(results, result.rate_limited, false, locate);
+  add_results(results, result.broken, true, locate, result);
+  add_results(results, result.warnings, false, locate, result);
+  add_results(results, result.rate_limited, false, locate, result);
   const json::object driver{
       {"name", "corocrawl"},
       {"version", version},

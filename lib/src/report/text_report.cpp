@@ -8,6 +8,7 @@
 
 #include "corocrawl/report.hpp"
 #include "corocrawl/utf8.hpp"
+#include "report/problem_text.hpp"
 #include "report/verdict.hpp"
 
 namespace corocrawl {
@@ -131,8 +132,20 @@ void write_orphans(std::ostream& out, const std::vector<std::string>& orphans,
              [&](const std::string& url) { out << "  " << shown(locate(url)) << '\n'; });
 }
 
+void write_fixed(std::ostream& out, const baseline_comparison& baseline) {
+  write_some(out, "Fixed since the baseline", baseline.fixed,
+             [&out](const std::string& name) { out << "  " << shown(name) << '\n'; });
+}
+
 void write_problems(std::ostream& out, const crawl_result& result, const text_style& style) {
-  write_links(out, "Broken links", result.broken, colour::red, style);
+  if (result.baseline) {
+    const broken_groups groups = split_by_baseline(result);
+    write_links(out, "New broken links", groups.fresh, colour::red, style);
+    write_links(out, "Known broken links (in the baseline)", groups.known, colour::yellow, style);
+    write_fixed(out, *result.baseline);
+  } else {
+    write_links(out, "Broken links", result.broken, colour::red, style);
+  }
   write_links(out, "Warnings", result.warnings, colour::yellow, style);
   write_links(out, "Rate limited (429)", result.rate_limited, colour::yellow, style);
   write_unchecked(out, result.unchecked, style.locate);
