@@ -15,6 +15,7 @@
 
 #include "corocrawl/errors.hpp"
 #include "corocrawl/version.hpp"
+#include "documented_options.hpp"
 #include "help.hpp"
 #include "outputs.hpp"
 
@@ -51,12 +52,13 @@ std::vector<given_words> define_options(CLI::App& app, std::span<const option<se
   for (std::size_t i = 0; i < table.size(); ++i) {
     const option_spec& spec = table[i].spec;
     if (spec.flag.empty()) continue;  // corocrawl.toml only
-    // Help and version close the first group; groups are listed in the order their first
-    // option is defined.
-    if (group == "General" && spec.group != group) {
-      app.set_help_flag("-h,--help", "Print this help and exit")->group(std::string(group));
-      app.set_version_flag("--version", std::string("corocrawl ") + version,
-                           "Print the version and exit")
+    // Help and version close the first group (as documented_options() lists them); groups
+    // are listed in the order their first option is defined.
+    if (group == help_option().group && spec.group != group) {
+      app.set_help_flag(std::string(help_option().flag), help_option().help)
+          ->group(std::string(group));
+      app.set_version_flag(std::string(version_option().flag), std::string("corocrawl ") + version,
+                           version_option().help)
           ->group(std::string(group));
     }
     group = spec.group;

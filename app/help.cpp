@@ -3,7 +3,9 @@
 
 #include "help.hpp"
 
+#include <array>
 #include <sstream>
+#include <string>
 #include <vector>
 
 namespace corocrawl::cli {
@@ -20,23 +22,38 @@ constexpr std::string_view config_file_end =
     "and accept, warn or skip = true. Relative paths are taken from the file's directory; "
     "the file may have at most 1 MiB.";
 
-constexpr std::string_view footer_rest =
+constexpr std::string_view proxies =
     R"(Proxies: unless --proxy or the proxy key is given, http:// URLs use
 $http_proxy and https:// URLs $https_proxy (or HTTP_PROXY, HTTPS_PROXY), and
 unless --no-proxy or no_proxy is given, $no_proxy (or NO_PROXY) lists the hosts
 reached directly. --proxy "" ignores the proxy variables. Loopback hosts
 (localhost, 127.0.0.0/8, ::1) never use a proxy.
-
-Exit status:
-  0    nothing broken
-  1    at least one broken URL, --max-time ran out, or --max-urls left URLs
-       unchecked
-  2    usage or configuration error
-  3    the crawl could not run (e.g. a local directory could not be served) or
-       go on (out of file descriptors), or
-       a report or summary could not be written
-  130  interrupted (Ctrl-C or SIGTERM)
 )";
+
+constexpr std::array<exit_status_doc, 5> statuses{{
+    {0, "nothing broken"},
+    {1, "at least one broken URL, --max-time ran out, or --max-urls left URLs\nunchecked"},
+    {2, "usage or configuration error"},
+    {3,
+     "the crawl could not run (e.g. a local directory could not be served) or\n"
+     "go on (out of file descriptors), or\n"
+     "a report or summary could not be written"},
+    {130, "interrupted (Ctrl-C or SIGTERM)"},
+}};
+
+/// The exit statuses as --help lists them: the code, then the meaning's lines indented.
+std::string exit_status_list() {
+  std::string out = "Exit status:\n";
+  for (const exit_status_doc& status : statuses) {
+    std::string code = std::to_string(status.code);
+    code.resize(5, ' ');
+    out += "  " + code;
+    for (const char c : status.meaning)
+      out += c == '\n' ? std::string("\n       ") : std::string(1, c);
+    out += "\n";
+  }
+  return out;
+}
 
 /// `text` in lines of at most `width` columns, broken at spaces.
 std::string wrapped(std::string_view text, std::size_t width) {
@@ -70,13 +87,20 @@ while it checks it. Settings come from the defaults, then the environment
 here (ROOTs, --exclude, --resolve, --sitemap) replaces the config file's.
 )";
 
+std::span<const exit_status_doc> exit_statuses() {
+  return statuses;
+}
+
+std::string config_file_text(std::span<const option_spec* const> specs) {
+  return std::string(config_file_start) + config_key_list(specs) + std::string(config_file_end);
+}
+
 std::string help_footer(std::span<const option<settings>> table) {
   std::vector<const option_spec*> specs;
   for (const option<settings>& o : table)
     specs.push_back(&o.spec);
-  const std::string config_file =
-      std::string(config_file_start) + config_key_list(specs) + std::string(config_file_end);
-  return wrapped(config_file, footer_width) + "\n" + std::string(footer_rest);
+  return wrapped(config_file_text(specs), footer_width) + "\n" + std::string(proxies) + "\n" +
+         exit_status_list();
 }
 
 }  // namespace corocrawl::cli

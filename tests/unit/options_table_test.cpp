@@ -25,7 +25,7 @@ std::string read_text(const std::string& path) {
 TEST(OptionsTable, DocsOptionsMdIsRenderedFromTheTable) {
   const std::string path = std::string(COROCRAWL_SOURCE_DIR) + "/docs/options.md";
   EXPECT_EQ(read_text(path), cli::options_document())
-      << "docs/options.md is out of date: build corocrawl_options_doc and run "
+      << "docs/options.md is out of date: build corocrawl_gen_docs and run "
          "scripts/options-doc from the repository's root";
 }
 

@@ -169,6 +169,11 @@ void apply_config_file(const std::filesystem::path& file, std::span<const option
     table[given.option].store(into, std::move(given.value));
 }
 
+/// How corocrawl.toml writes the option's key, in Markdown as docs/options.md's config key
+/// column has it: "`exclude = [...]`", "`strict = false`", "`[headers]` table"; "—" when the
+/// file does not have the option.
+std::string config_key_markdown(const option_spec& spec);
+
 /// The options table of docs/options.md: option, config key, default and meaning.
 std::string options_markdown(std::span<const option_spec* const> specs);
 

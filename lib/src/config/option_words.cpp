@@ -55,30 +55,6 @@ std::string flag_cell(const option_spec& spec) {
   return text;
 }
 
-/// How the file writes the key: "`exclude = [...]`", "`strict = false`", "`[headers]` table".
-std::string key_cell(const option_spec& spec) {
-  if (spec.key.empty()) return "—";
-  const std::string key(spec.key);
-  switch (spec.kind) {
-    case option_kind::roots:
-    case option_kind::patterns:
-    case option_kind::resolves:
-    case option_kind::texts:
-    case option_kind::outputs:
-      return "`" + key + " = [...]`";
-    case option_kind::flag:
-      return spec.flag_gives ? "`" + key + "`" : "`" + key + " = false`";
-    case option_kind::headers:
-      return "`[" + key + "]` table";
-    case option_kind::host_headers:
-      return "`[" + key + ".\"HOST\".headers]` tables";
-    case option_kind::status_rules:
-      return "`[[" + key + "]]` tables";
-    default:
-      return "`" + key + "`";
-  }
-}
-
 }  // namespace
 
 std::string root_setting(std::string_view text, const fs::path& base_dir) {
@@ -197,6 +173,29 @@ option_value combine(const option_spec& spec, option_value earlier, option_value
   return earlier;
 }
 
+std::string config_key_markdown(const option_spec& spec) {
+  if (spec.key.empty()) return "—";
+  const std::string key(spec.key);
+  switch (spec.kind) {
+    case option_kind::roots:
+    case option_kind::patterns:
+    case option_kind::resolves:
+    case option_kind::texts:
+    case option_kind::outputs:
+      return "`" + key + " = [...]`";
+    case option_kind::flag:
+      return spec.flag_gives ? "`" + key + "`" : "`" + key + " = false`";
+    case option_kind::headers:
+      return "`[" + key + "]` table";
+    case option_kind::host_headers:
+      return "`[" + key + ".\"HOST\".headers]` tables";
+    case option_kind::status_rules:
+      return "`[[" + key + "]]` tables";
+    default:
+      return "`" + key + "`";
+  }
+}
+
 std::string options_markdown(std::span<const option_spec* const> specs) {
   std::string out =
       "| option | config key | default | meaning |\n"
@@ -207,8 +206,8 @@ std::string options_markdown(std::span<const option_spec* const> specs) {
       group = spec->group;
       out += "| " + group_heading(group) + " | | | |\n";
     }
-    out += "| " + flag_cell(*spec) + " | " + key_cell(*spec) + " | " + cell(spec->default_text) +
-           " | " + cell(spec->meaning) + " |\n";
+    out += "| " + flag_cell(*spec) + " | " + config_key_markdown(*spec) + " | " +
+           cell(spec->default_text) + " | " + cell(spec->meaning) + " |\n";
   }
   return out;
 }
