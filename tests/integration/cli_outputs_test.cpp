@@ -190,6 +190,20 @@ TEST_F(OutputsTest, FolderModeNamesFilesNotPortsInEveryFormat) {
   EXPECT_EQ(run(args).out, first.out);
 }
 
+TEST_F(OutputsTest, APlaceReachedByTwoUrlsOfOneFileIsReportedOnce) {
+  // "/" and "/index.html" are two URLs, both parsed, but one file: one place to fix.
+  temp_.write("site/index.html", "<a href=index.html>home</a> <a href=gone.html>gone</a>");
+  const auto result = run({"-o", "github", "-o", "sarif:s.json", "-o", "junit:j.xml", "site"});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_EQ(result.out,
+            "::error file=site/index.html,line=1,col=29,title=broken link::site/gone.html 404 "
+            "(a href)\n");
+  EXPECT_NE(result.err.find("  site/gone.html 404\n    site/index.html:1:29 a href\n3 URLs"),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(json::parse(read("s.json")).at("runs").at(0).at("results").as_array().size(), 1u);
+}
+
 TEST_F(OutputsTest, BaseUrlChecksAPublishedSitesAbsoluteLinksAgainstItsFolder) {
   temp_.write("public/index.html",
               "<a href=\"https://example.com/docs/about.html\">About</a>\n"

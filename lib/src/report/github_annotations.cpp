@@ -58,13 +58,13 @@ void write_links(std::ostream& out, std::string_view command, const std::vector<
   for (const auto& link : links) {
     // Breakage the baseline knew does not fail the build: a notice, not an error.
     if (known_from != nullptr && is_known(*known_from, link.url)) {
-      for (const auto& source : link.sources)
-        write_command(out, "notice", link, &source, locate);
+      for (const link_source* source : distinct_places(link.sources, locate))
+        write_command(out, "notice", link, source, locate);
       if (link.sources.empty()) write_command(out, "notice", link, nullptr, locate);
       continue;
     }
-    for (const auto& source : link.sources)
-      write_command(out, command, link, &source, locate);
+    for (const link_source* source : distinct_places(link.sources, locate))
+      write_command(out, command, link, source, locate);
     // A problem URL that no page references in its markup (a root, a redirect's target) is
     // annotated once, without a place.
     if (link.sources.empty()) write_command(out, command, link, nullptr, locate);

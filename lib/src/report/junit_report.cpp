@@ -55,8 +55,8 @@ std::string xml(std::string_view text) {
 
 std::string places(const broken_link& link, const page_locator& locate) {
   std::string text;
-  for (const auto& s : link.sources) {
-    text += place_text(s, locate) + "\n";
+  for (const link_source* s : distinct_places(link.sources, locate)) {
+    text += place_text(*s, locate) + "\n";
   }
   if (link.sources.empty()) {
     for (const auto& referrer : link.referrers)

@@ -29,9 +29,9 @@ std::string literal(std::string_view text) {
 
 std::string where(const broken_link& link, const page_locator& locate) {
   std::string cell;
-  for (const auto& s : link.sources) {
+  for (const link_source* s : distinct_places(link.sources, locate)) {
     if (!cell.empty()) cell += "<br>";
-    cell += literal(place_text(s, locate));
+    cell += literal(place_text(*s, locate));
   }
   if (cell.empty()) {
     for (const auto& referrer : link.referrers) {

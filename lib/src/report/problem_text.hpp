@@ -2,7 +2,11 @@
 // How every report names a problem URL's state and the places pages reference it, so that the
 // text, Markdown, JUnit, SARIF and GitHub outputs say the same thing the same way.
 
+#include <cstdint>
+#include <set>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "corocrawl/crawl.hpp"
@@ -26,6 +30,21 @@ inline std::string problem_message(const broken_link& link, const link_source* s
   std::string text = locate(link.url) + " " + problem_status(link);
   if (source != nullptr) text += " (" + source->element + " " + source->attribute + ")";
   return text;
+}
+
+/// `sources` without those that name a place named already: in folder mode "/" and
+/// "/index.html" are one file, and a place is reported once.
+inline std::vector<const link_source*> distinct_places(const std::vector<link_source>& sources,
+                                                       const page_locator& locate) {
+  std::vector<const link_source*> distinct;
+  std::set<
+      std::tuple<std::string, std::uint32_t, std::uint32_t, std::string_view, std::string_view>>
+      seen;
+  for (const link_source& s : sources) {
+    if (seen.emplace(locate(s.page), s.line, s.column, s.element, s.attribute).second)
+      distinct.push_back(&s);
+  }
+  return distinct;
 }
 
 /// A crawl's broken links as a baseline splits them: those it did not know, and those it did.

@@ -44,8 +44,8 @@ void add_results(json::array& results, const std::vector<broken_link>& links, bo
         results.back().as_object()["baselineState"] =
             is_known(result, link.url) ? "unchanged" : "new";
     };
-    for (const auto& source : link.sources)
-      add(&source, json::array{location(source.page, source.line, source.column, locate)});
+    for (const link_source* source : distinct_places(link.sources, locate))
+      add(source, json::array{location(source->page, source->line, source->column, locate)});
     if (link.sources.empty()) {
       json::array locations;
       if (!link.referrers.empty())

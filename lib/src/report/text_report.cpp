@@ -65,7 +65,8 @@ void write_url_line(std::ostream& out, const fetch_record& r, const page_locator
 // and terminals link them), then the referrers that reference it otherwise (a redirect).
 void write_sources(std::ostream& out, const std::vector<link_source>& sources,
                    const std::vector<std::string>& referrers, const page_locator& locate) {
-  for (const auto& s : sources) {
+  for (const link_source* place : distinct_places(sources, locate)) {
+    const link_source& s = *place;
     out << "    " << shown(locate(s.page)) << ':' << s.line << ':' << s.column << ' '
         << shown(s.element) << ' ' << shown(s.attribute) << '\n';
   }
