@@ -15,7 +15,9 @@ namespace json = boost::json;
 json::value sarif(const crawl_result& result) {
   std::ostringstream out;
   write_sarif_report(out, result, [](std::string_view page) {
-    return page == "http://a.test/" ? std::string("site/index.html") : std::string(page);
+    if (page == "http://a.test/") return std::string("site/index.html");
+    if (page == "http://a.test/a%20b.html") return std::string("site/a b#1%\xC3\xA9.html");
+    return std::string(page);
   });
   return json::parse(out.str());
 }
@@ -40,6 +42,18 @@ TEST(SarifReport, HasWhatCodeScanningRequires) {
   EXPECT_EQ(physical.at("artifactLocation").at("uri"), "site/index.html");
   EXPECT_EQ(physical.at("region").at("startLine"), 12);
   EXPECT_EQ(physical.at("region").at("startColumn"), 5);
+}
+
+TEST(SarifReport, AFilesPathIsAUriReference) {
+  crawl_result result;
+  result.broken = {{.url = "http://a.test/gone",
+                    .status = 404,
+                    .referrers = {"http://a.test/a%20b.html"},
+                    .sources = {{"http://a.test/a%20b.html", "a", "href", 1, 1}}}};
+  const auto log = sarif(result);
+  const auto& location = log.at("runs").at(0).at("results").at(0).at("locations").at(0);
+  EXPECT_EQ(location.at("physicalLocation").at("artifactLocation").at("uri"),
+            "site/a%20b%231%25%C3%A9.html");
 }
 
 TEST(SarifReport, MissingFragmentsWarningsAndReferrerOnlyProblems) {

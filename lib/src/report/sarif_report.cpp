@@ -19,9 +19,32 @@ json::object rule(std::string_view id, std::string_view description) {
   return {{"id", id}, {"shortDescription", {{"text", description}}}};
 }
 
+// A page as an artifactLocation's "uri", which is a URI reference: a URL as it is (normalised
+// already), a file path with every byte outside RFC 3986's pchar set and "/" escaped
+// ("site/a b.html" is "site/a%20b.html").
+std::string artifact_uri(std::string_view page, std::string_view located) {
+  if (located == page) return std::string(page);
+  static constexpr std::string_view allowed =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/";
+  std::string uri;
+  for (const char c : located) {
+    if (allowed.find(c) != std::string_view::npos) {
+      uri += c;
+    } else {
+      constexpr std::string_view hex = "0123456789ABCDEF";
+      const auto byte = static_cast<unsigned char>(c);
+      uri += '%';
+      uri += hex[byte >> 4];
+      uri += hex[byte & 0xF];
+    }
+  }
+  return uri;
+}
+
 json::object location(std::string_view page, std::uint32_t line, std::uint32_t column,
                       const page_locator& locate) {
-  json::object physical{{"artifactLocation", {{"uri", json_text(locate(page))}}}};
+  const std::string uri = artifact_uri(page, locate(page));
+  json::object physical{{"artifactLocation", {{"uri", json_text(uri)}}}};
   if (line > 0) physical["region"] = {{"startLine", line}, {"startColumn", column}};
   return {{"physicalLocation", std::move(physical)}};
 }
