@@ -30,9 +30,9 @@ environment process_environment();
 /// environment (the proxy variables http_proxy, https_proxy and no_proxy, or their upper-case
 /// forms; lower-case wins, empty counts as unset), then the config file (--config FILE, else
 /// `cwd`/corocrawl.toml when it exists), then the flags. A list given on the command line
-/// (roots, --exclude, --resolve) replaces the file's; a --header replaces the file's header
-/// of the same name. The result is checked and worked out into its `plan`, once. Throws
-/// config_error (one line naming the option, key or variable) for any bad input; a bad proxy
+/// (roots, --exclude, --resolve, --sitemap, --output) replaces the file's; a --header replaces the
+/// file's header of the same name. The result is checked and worked out into its `plan`, once.
+/// Throws config_error (one line naming the option, key or variable) for any bad input; a bad proxy
 /// variable only when it is used.
 parse_result parse_command_line(const std::vector<std::string>& args,
                                 const std::filesystem::path& cwd, const environment& env);

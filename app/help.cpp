@@ -84,7 +84,8 @@ path, such as example.com/docs or localhost:8080 (http:// is assumed); or a
 local directory of built HTML, which corocrawl serves itself on 127.0.0.1
 while it checks it. Settings come from the defaults, then the environment
 (proxies), then the config file, then the options given here; a list given
-here (ROOTs, --exclude, --resolve, --sitemap) replaces the config file's.
+here (ROOTs, --exclude, --resolve, --sitemap, --output) replaces the config
+file's.
 )";
 
 std::span<const exit_status_doc> exit_statuses() {

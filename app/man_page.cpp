@@ -69,8 +69,10 @@ std::string_view group_title(std::string_view group) {
 std::string option_tag(const option_spec& spec) {
   if (!spec.flag.starts_with('-')) return italic(spec.flag) + " " + roff_text(spec.value_name);
   std::string tag;
-  for (const std::string_view name : flag_names(spec))
-    tag += (tag.empty() ? "" : ", ") + bold(name);
+  for (const std::string_view name : flag_names(spec)) {
+    if (!tag.empty()) tag += ", ";
+    tag += bold(name);
+  }
   if (!spec.value_name.empty()) tag += " " + italic(spec.value_name);
   return tag;
 }

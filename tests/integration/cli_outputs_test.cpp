@@ -202,6 +202,20 @@ TEST_F(OutputsTest, APlaceReachedByTwoUrlsOfOneFileIsReportedOnce) {
             std::string::npos)
       << result.err;
   EXPECT_EQ(json::parse(read("s.json")).at("runs").at(0).at("results").as_array().size(), 1u);
+  // One test case per file, the broken one's.
+  std::vector<std::string> cases;
+  for (const auto& e : testing::parse_xml(read("j.xml")))
+    if (e.name == "testcase") cases.push_back(e.attributes.at("name"));
+  EXPECT_EQ(cases, (std::vector<std::string>{"site/index.html", "site/gone.html"}));
+}
+
+TEST_F(OutputsTest, AFailedCrawlWithNothingBrokenIsAnnotatedToo) {
+  serve_site_with_a_broken_link();
+  const auto result = run({"--max-urls", "1", "-o", "github", server_.url("/ok")});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_EQ(result.out,
+            "::error title=corocrawl::FAILED: 1 URL left unchecked, 1 checked, "
+            "nothing broken\n");
 }
 
 TEST_F(OutputsTest, BaseUrlChecksAPublishedSitesAbsoluteLinksAgainstItsFolder) {

@@ -78,9 +78,11 @@ void write_text_report(std::ostream& out, const crawl_result& result, const craw
 
 /// The `github` format: one `::error file=F,line=L,col=C,title=broken link::URL STATUS ERROR
 /// (element attribute)` workflow command per source of each broken link (`::warning` for
-/// warnings and rate-limited URLs), and one without a place for a problem URL no page
-/// references in its markup. Text is valid UTF-8, with "%", CR and LF escaped as the runner
-/// expects (and ":" and "," in properties), so no page or server can inject a command.
+/// warnings and rate-limited URLs, `::notice` for breakage the baseline knew), one without a
+/// place for a problem URL no page references in its markup, and `::error title=corocrawl::`
+/// with the verdict for a crawl that fails with nothing new broken (left unchecked, stopped). Text
+/// is valid UTF-8, with "%", CR and LF escaped as the runner expects (and ":" and "," in
+/// properties), so no page or server can inject a command.
 void write_github_annotations(std::ostream& out, const crawl_result& result,
                               const page_locator& locate);
 

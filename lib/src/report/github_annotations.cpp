@@ -6,6 +6,7 @@
 #include "corocrawl/report.hpp"
 #include "corocrawl/utf8.hpp"
 #include "report/problem_text.hpp"
+#include "report/verdict.hpp"
 
 namespace corocrawl {
 
@@ -78,6 +79,11 @@ void write_github_annotations(std::ostream& out, const crawl_result& result,
   write_links(out, "error", result.broken, locate, &result);
   write_links(out, "warning", result.warnings, locate);
   write_links(out, "warning", result.rate_limited, locate);
+  // A crawl that fails with nothing new broken (URLs left unchecked, a stop, --max-time) still
+  // says so where the job's annotations are read.
+  if (!passed(result) && new_broken_count(result) == 0) {
+    out << "::error title=corocrawl::" << escaped(verdict(result, false), false) << '\n';
+  }
 }
 
 }  // namespace corocrawl

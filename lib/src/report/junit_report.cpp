@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "corocrawl/report.hpp"
 #include "corocrawl/utf8.hpp"
@@ -108,12 +110,35 @@ void write_fixed(std::ostream& out, const crawl_result& result) {
   out << "  </testsuite>\n";
 }
 
+// Which records get a test case. In folder mode the URLs of one file ("/" and "/index.html",
+// "/blog" and "/blog/") are one test case, named by the file: the broken record's, if any.
+std::vector<bool> records_shown(const crawl_result& result, const page_locator& locate) {
+  std::vector<bool> shown(result.records.size(), true);
+  if (result.folders.empty()) return shown;
+  std::unordered_map<std::string, std::size_t> chosen;
+  for (std::size_t i = 0; i < result.records.size(); ++i) {
+    const std::string url = result.records[i].url;
+    const auto [it, first] = chosen.try_emplace(locate(url), i);
+    if (first) continue;
+    const bool broken = find(result.broken, url) != nullptr;
+    if (broken && find(result.broken, result.records[it->second].url) == nullptr) {
+      shown[it->second] = false;
+      it->second = i;
+    } else {
+      shown[i] = false;
+    }
+  }
+  return shown;
+}
+
 }  // namespace
 
 void write_junit_report(std::ostream& out, const crawl_result& result, bool fail_on_rate_limit,
                         const page_locator& locate) {
   std::size_t failures = 0;
-  std::size_t tests = result.records.size() + result.unchecked.size() + result.skipped.size();
+  const std::vector<bool> shown = records_shown(result, locate);
+  std::size_t tests = static_cast<std::size_t>(std::ranges::count(shown, true)) +
+                      result.unchecked.size() + result.skipped.size();
   for (const auto& link : result.broken) {
     if (link.url.find('#') != std::string::npos) ++tests;  // a missing fragment: no record
     if (!is_known(result, link.url)) ++failures;
@@ -133,7 +158,9 @@ void write_junit_report(std::ostream& out, const crawl_result& result, bool fail
       << "  <testsuite name=\"" << xml(name) << "\" tests=\"" << tests << "\" failures=\""
       << failures << "\" errors=\"" << result.unchecked.size() << "\" skipped=\""
       << result.skipped.size() + known << "\" time=\"" << time << "\">\n";
-  for (const fetch_record record : result.records) {
+  for (std::size_t i = 0; i < result.records.size(); ++i) {
+    if (!shown[i]) continue;
+    const fetch_record record = result.records[i];
     if (const auto* broken = find(result.broken, record.url)) {
       write_broken(out, result, *broken, locate);
     } else if (const auto* limited = find(result.rate_limited, record.url);
