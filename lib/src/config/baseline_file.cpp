@@ -46,7 +46,7 @@ std::vector<std::string> read_baseline(std::string_view name, const std::filesys
     names.emplace_back(named->get_string());
   }
   std::ranges::sort(names);
-  names.erase(std::ranges::unique(names).begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
 }
 
