@@ -37,7 +37,7 @@ struct skipped_url {
 /// A folder root as it was served for the crawl.
 struct served_folder {
   std::string url;                  ///< "http://127.0.0.1:PORT/" (with --base-url's path)
-  std::filesystem::path directory;  ///< absolute
+  std::filesystem::path directory;  ///< absolute and canonical
 };
 
 /// How a crawl's broken URLs compare with a baseline's (crawl_options::baseline). A URL is

@@ -13,14 +13,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// `directory` as reports show it: relative to `cwd` when it lies below it ("" for `cwd`
-// itself), else absolute.
+// `directory` (absolute and canonical, as the plan keeps it) as reports show it: relative to
+// `cwd` when it lies below it ("" for `cwd` itself), else absolute. Lexical only: reports
+// name thousands of places, and the file system is not asked again for each.
 fs::path shown_directory(const fs::path& directory, const fs::path& cwd) {
-  std::error_code ec;
-  const fs::path canonical = fs::weakly_canonical(directory, ec);
-  const fs::path& dir = ec ? directory : canonical;
-  const fs::path relative = dir.lexically_relative(cwd);
-  if (relative.empty() || *relative.begin() == "..") return dir;
+  const fs::path relative = directory.lexically_relative(cwd);
+  if (relative.empty() || *relative.begin() == "..") return directory;
   if (relative == ".") return {};
   return relative;
 }
