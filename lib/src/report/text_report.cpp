@@ -82,11 +82,7 @@ void write_links(std::ostream& out, std::string_view title, const std::vector<br
   const painter paint{style.color};
   out << title << " (" << links.size() << "):\n";
   for (const auto& b : links) {
-    std::string state = status_text(b.status);
-    if (b.error) state += ' ' + shown(*b.error);
-    out << "  " << shown(style.locate(b.url)) << ' ' << paint(c, state);
-    if (b.external) out << " (external)";
-    out << '\n';
+    out << "  " << shown(style.locate(b.url)) << ' ' << paint(c, shown(problem_status(b))) << '\n';
     write_sources(out, b.sources, b.referrers, style.locate);
   }
 }
