@@ -1,5 +1,8 @@
 #include "html/html_scan.hpp"
 
+#include <array>
+#include <cstdint>
+
 #include "text/ascii.hpp"
 
 namespace corocrawl::html {
@@ -61,19 +64,45 @@ std::size_t kept_index(std::string_view name) {
   }
 }
 
+// Byte classes of the tag scanner, one table lookup per byte.
+enum : std::uint8_t {
+  space_class = 1,         // HTML's ASCII whitespace
+  name_end_class = 2,      // ends a tag or attribute name: whitespace, '/', '>'
+  equals_class = 4,        // '='
+  unquoted_end_class = 8,  // ends an unquoted value: whitespace, '>'
+};
+
+constexpr std::array<std::uint8_t, 256> make_byte_classes() {
+  std::array<std::uint8_t, 256> classes{};
+  for (const unsigned char c : {' ', '\t', '\n', '\r', '\f'})
+    classes[c] = space_class | name_end_class | unquoted_end_class;
+  classes['/'] = name_end_class;
+  classes['>'] = name_end_class | unquoted_end_class;
+  classes['='] = equals_class;
+  return classes;
+}
+
+constexpr auto kByteClasses = make_byte_classes();
+
+constexpr bool in_class(char c, std::uint8_t classes) {
+  return (kByteClasses[static_cast<unsigned char>(c)] & classes) != 0;
+}
+
 }  // namespace
 
 scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
   scanned_tag tag;
   const std::size_t n = html.size();
   std::size_t i = name_begin;
-  while (i < n && !ascii::is_space(html[i]) && html[i] != '/' && html[i] != '>')
+  while (i < n && !in_class(html[i], name_end_class))
     ++i;
   tag.name = html.substr(name_begin, i - name_begin);
-  for (const char c : tag.name)
-    tag.lower_name += ascii::to_lower(c);
+  tag.lower_name.resize(tag.name.size());
+  for (std::size_t k = 0; k < tag.name.size(); ++k)
+    tag.lower_name[k] = ascii::to_lower(tag.name[k]);
+  tag.traits = name_traits(tag.lower_name);
   while (true) {
-    while (i < n && (ascii::is_space(html[i]) || html[i] == '/')) {
+    while (i < n && (in_class(html[i], space_class) || html[i] == '/')) {
       tag.self_closing = html[i] == '/' && i + 1 < n && html[i + 1] == '>';
       ++i;
     }
@@ -84,22 +113,22 @@ scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
       return tag;
     }
     const std::size_t attribute_begin = i++;  // a leading '=' belongs to the name
-    while (i < n && !ascii::is_space(html[i]) && html[i] != '/' && html[i] != '>' && html[i] != '=')
+    while (i < n && !in_class(html[i], name_end_class | equals_class))
       ++i;
     const std::string_view attribute_name = html.substr(attribute_begin, i - attribute_begin);
     std::size_t after_name = i;
-    while (after_name < n && ascii::is_space(html[after_name]))
+    while (after_name < n && in_class(html[after_name], space_class))
       ++after_name;
     if (after_name < n && html[after_name] == '=') {
       i = after_name + 1;
-      while (i < n && ascii::is_space(html[i]))
+      while (i < n && in_class(html[i], space_class))
         ++i;
       if (i < n && (html[i] == '"' || html[i] == '\'')) {
         const std::size_t close = html.find(html[i], i + 1);
         if (close == std::string_view::npos) return tag;
         i = close + 1;
       } else {
-        while (i < n && !ascii::is_space(html[i]) && html[i] != '>')
+        while (i < n && !in_class(html[i], unquoted_end_class))
           ++i;
       }
     }
@@ -201,59 +230,14 @@ bool mentions_frameset(std::string_view html) {
   return false;
 }
 
-bool is_raw_text(std::string_view name) {
-  return is_one_of(
-      name, {"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"});
-}
-
-bool is_void(std::string_view name) {
-  return is_one_of(
-      name, {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-             "track", "wbr", "param", "keygen", "basefont", "bgsound", "frame", "image"});
-}
-
-bool closes_same(std::string_view name) {
-  return is_one_of(
-      name, {"a", "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "rb", "rt", "rp"});
-}
-
-bool is_essential(std::string_view name) {
-  return is_one_of(
-             name,
-             {"a",      "area",     "link",  "base", "template", "svg", "math",  "foreignobject",
-              "desc",   "title",    "mi",    "mo",   "mn",       "ms",  "mtext", "annotation-xml",
-              "select", "frameset", "frame", "html", "head",     "body"}) ||
-         holds_references(name);
-}
-
-bool holds_references(std::string_view name) {
-  return is_one_of(name, {"img", "image", "source", "script", "embed", "object", "video", "audio",
-                          "track", "input", "iframe", "frame", "meta", "style"});
-}
-
-bool confuses_gumbo_in_foreign_content(std::string_view name) {
-  return is_one_of(name,
-                   {"select", "option", "optgroup", "caption", "colgroup", "col", "tbody", "thead",
-                    "tfoot", "tr", "td", "th", "template", "html", "frameset", "frame"});
-}
-
 bool is_integration_point(const scanned_tag& tag, bool in_svg) {
-  if (in_svg) return is_one_of(tag.lower_name, {"foreignobject", "desc", "title"});
+  if (in_svg) return (tag.traits & svg_integration_trait) != 0;
   if (tag.lower_name == "annotation-xml") {
     const std::string_view encoding = attribute_value(tag.kept[kEncoding]);
     return ascii::iequals(encoding, "text/html") ||
            ascii::iequals(encoding, "application/xhtml+xml");
   }
-  return is_one_of(tag.lower_name, {"mi", "mo", "mn", "ms", "mtext"});
-}
-
-bool breaks_out_of_foreign_content(std::string_view name) {
-  return is_one_of(
-      name, {"b",      "big",  "blockquote", "body",  "br",   "center", "code",    "dd",   "div",
-             "dl",     "dt",   "em",         "embed", "h1",   "h2",     "h3",      "h4",   "h5",
-             "h6",     "head", "hr",         "i",     "img",  "li",     "listing", "menu", "meta",
-             "nobr",   "ol",   "p",          "pre",   "ruby", "s",      "small",   "span", "strong",
-             "strike", "sub",  "sup",        "table", "tt",   "u",      "ul",      "var"});
+  return (tag.traits & math_integration_trait) != 0;
 }
 
 }  // namespace corocrawl::html

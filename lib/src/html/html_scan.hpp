@@ -6,10 +6,13 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <iterator>
 #include <string>
 #include <string_view>
+
+#include "html/element_names.hpp"
 
 namespace corocrawl::html {
 
@@ -58,6 +61,7 @@ struct scanned_tag {
   std::size_t end = 0;    // one past '>'
   std::string_view name;  // as written
   std::string lower_name;
+  std::uint32_t traits = 0;  // name_traits(lower_name)
   bool self_closing = false;
   std::size_t attribute_count = 0;
   // The first of each of kKeptAttributes the tag has, as written ("href='x'"), by index;
@@ -99,24 +103,8 @@ bool ends_as_data(std::string_view html, std::size_t begin, std::size_t end);
 // Whether a "<frameset" appears anywhere.
 bool mentions_frameset(std::string_view html);
 
-// Elements whose content the tokenizer reads as text (in HTML content, not in SVG/MathML).
-bool is_raw_text(std::string_view name);
-bool is_void(std::string_view name);
-// Start tags that close an open element of the same name rather than nest in it.
-bool closes_same(std::string_view name);
-// Tags that decide whether an element is a link or whether its href counts.
-bool is_essential(std::string_view name);
-// HTML elements whose attributes (or, for <style>, text) hold references beyond <a>, <area>
-// and <link>: img, source, script, embed, object, video, audio, track, input, iframe, frame,
-// meta; style.
-bool holds_references(std::string_view name);
-// HTML table, select and document-structure names: as SVG/MathML elements they mean
-// nothing, but gumbo's stack searches match them by name and end up asserting.
-bool confuses_gumbo_in_foreign_content(std::string_view name);
 // Whether the SVG (`in_svg`) or MathML element `tag` has HTML children again: gumbo reads
 // CDATA sections in those as text, and asserts if that happens in a table.
 bool is_integration_point(const scanned_tag& tag, bool in_svg);
-// HTML start tags that end SVG/MathML content (<font> too, with a font attribute).
-bool breaks_out_of_foreign_content(std::string_view name);
 
 }  // namespace corocrawl::html

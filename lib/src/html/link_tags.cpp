@@ -15,12 +15,6 @@ using namespace html;  // NOLINT: this file reads HTML
 // gumbo parses each chunk on its own, so its tree stays small: about 300 bytes per tag.
 constexpr std::size_t kTagsPerChunk = 1024;
 
-// Table parts: outside a table (and a template) the tree builder ignores their start tags.
-bool is_table_part(std::string_view name) {
-  return is_one_of(name,
-                   {"caption", "colgroup", "col", "tbody", "thead", "tfoot", "tr", "td", "th"});
-}
-
 // An attribute value that gumbo gives as written: no character reference, nothing it
 // replaces (NUL, CR, invalid UTF-8: here anything but printable ASCII, tab and LF).
 bool as_written(std::string_view value) {
@@ -95,6 +89,11 @@ class link_tag_reader {
 
  private:
   bool html_start_tag(std::size_t lt, const scanned_tag& tag) {
+    // Most tags only have their attributes noted.
+    if ((tag.traits & (reader_special_trait | raw_text_trait | table_part_trait)) == 0) {
+      note(lt, tag, true);
+      return true;
+    }
     const std::string& name = tag.lower_name;
     if (is_one_of(name, {"select", "frameset", "frame", "isindex"})) return false;
     const bool extras = !tag.kept[kId].empty() || !tag.kept[kStyle].empty();

@@ -15,6 +15,7 @@
 #include "text/ascii.hpp"
 #include "url/host.hpp"
 #include "url/idna.hpp"
+#include "url/url_syntax.hpp"
 
 namespace corocrawl {
 namespace {
@@ -27,6 +28,10 @@ int hex_value(char c) {
   if (ascii::is_digit(c)) return c - '0';
   return ascii::to_lower(c) - 'a' + 10;
 }
+
+}  // namespace
+
+namespace url_syntax {
 
 bool is_unreserved(char c) {
   return ascii::is_alpha(c) || ascii::is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
@@ -132,6 +137,12 @@ bool is_special(std::string_view scheme) {
   return special_default_port(scheme).has_value();
 }
 
+}  // namespace url_syntax
+
+namespace {
+
+using namespace url_syntax;  // NOLINT: this file is where they are used most
+
 // After an authority the path is empty or starts with '/' (RFC 3986 3.3). Boost.URL 1.81
 // also accepts "http://[::1]x/" and reads "x/" as the path after an IP literal.
 bool path_follows_authority(urls::url_view u) {
@@ -179,132 +190,6 @@ std::optional<std::string> normalize_view(urls::url_view u) {
   return out;
 }
 
-bool is_c0_or_space(char c) {
-  return static_cast<unsigned char>(c) <= 0x20;
-}
-
-// What the WHATWG URL parser does to an href before parsing: trim C0 controls and spaces,
-// drop tabs and newlines anywhere. The fragment is dropped too: the crawler never keeps it.
-void clean_href(std::string_view link, std::string& out) {
-  link = ascii::trim_if(link, is_c0_or_space);
-  out.clear();
-  for (const char c : link) {
-    if (c == '#') break;
-    if (c != '\t' && c != '\n' && c != '\r') out += c;
-  }
-}
-
-std::string strip_leading_slashes(std::string_view s) {
-  const std::size_t first = s.find_first_not_of('/');
-  return std::string(first == std::string_view::npos ? std::string_view{} : s.substr(first));
-}
-
-// Rewrites an href so that Boost.URL's RFC 3986 parser reads it the way a browser would:
-// browser-only syntax of special schemes is translated, and bytes RFC 3986 forbids but
-// browsers accept (spaces, non-ASCII, "|", a lone "%" ...) are percent-encoded.
-// An internationalised host becomes its ASCII form, as browsers send it (nullopt when it
-// cannot), into `out`; false when it cannot. `ref` is rewritten on the way.
-bool browser_to_rfc3986(std::string& ref, std::string_view base_scheme, std::string& out) {
-  const auto scheme = scheme_of(ref);
-  const std::string effective = scheme ? *scheme : std::string(base_scheme);
-  const bool special = is_special(effective);
-
-  if (special) {
-    // "\" is a path separator in special URLs, but not in their query.
-    const std::size_t query = ref.find('?');
-    for (std::size_t i = 0; i < ref.size() && i < query; ++i) {
-      if (ref[i] == '\\') ref[i] = '/';
-    }
-    if (scheme) {
-      const std::string_view rest = std::string_view(ref).substr(scheme->size() + 1);
-      if (*scheme == base_scheme && !rest.starts_with("//")) {
-        ref = std::string(rest);                  // "http:foo" against an http base is relative
-        if (scheme_of(ref)) ref.insert(0, "./");  // "http:a:b" is the path "a:b"
-      } else {
-        ref = *scheme + "://" + strip_leading_slashes(rest);  // "https:/h" is "https://h"
-      }
-    } else if (ref.starts_with("//")) {
-      ref = "//" + strip_leading_slashes(ref);  // "///h/x" is "//h/x"
-    }
-    if (!make_host_ascii(ref)) return false;
-  }
-  if (!scheme_of(ref) && !ref.starts_with('/')) {
-    // A ':' in the first segment of a relative path would read as a scheme ("1a:b").
-    const std::size_t colon = ref.find(':');
-    if (colon != std::string::npos && colon < ref.find_first_of("/?")) ref.insert(0, "./");
-  }
-
-  const auto final_scheme = scheme_of(ref);
-  const std::size_t prefix = final_scheme ? final_scheme->size() + 1 : 0;
-  std::size_t authority_end = prefix;
-  if (std::string_view(ref).substr(prefix).starts_with("//")) {
-    authority_end = std::min(ref.find_first_of("/?", prefix + 2), ref.size());
-  }
-
-  out.assign(ref, 0, prefix);
-  bool in_query = false;
-  for (std::size_t i = prefix; i < ref.size(); ++i) {
-    const char c = ref[i];
-    if (c == '?') in_query = true;
-    const bool in_authority = i < authority_end;
-    bool allowed = is_unreserved(c) || is_sub_delim(c) || c == ':' || c == '@' || c == '/';
-    if (c == '?') allowed = in_query;
-    if (c == '[' || c == ']') allowed = in_authority;
-    if (c == '%') allowed = is_valid_triplet(ref, i);
-    if (allowed) {
-      out += c;
-    } else {
-      append_pct(out, static_cast<unsigned char>(c));
-    }
-  }
-  return true;
-}
-
-// RFC 3986 5.2.2 into `out` (dot segments are left to normalize_view). `ref` has no fragment.
-void resolve_reference(const link_resolver::base_parts& base, urls::url_view ref,
-                       std::string& out) {
-  if (ref.has_scheme()) {
-    out = ref.buffer();
-    return;
-  }
-  out = base.scheme;
-  out += ':';
-  if (ref.has_authority()) {
-    out += ref.buffer();  // "//authority/path?query"
-    return;
-  }
-  if (base.has_authority) {
-    out += "//";
-    out += base.authority;
-  }
-  const std::size_t path = out.size();
-  const std::string_view ref_path = ref.encoded_path();
-  if (ref_path.empty()) {
-    out += base.path;
-  } else if (ref_path.front() == '/') {
-    out += ref_path;
-  } else {
-    const std::string_view base_path = base.path;
-    if (base.has_authority && base_path.empty()) {
-      out += '/';
-    } else {
-      const std::size_t slash = base_path.rfind('/');
-      if (slash != std::string_view::npos) out += base_path.substr(0, slash + 1);
-    }
-    out += ref_path;
-  }
-  // Without an authority a path starting with "//" would read back as one.
-  if (!base.has_authority && std::string_view(out).substr(path).starts_with("//"))
-    out.insert(path, "/.");
-  if (ref.has_query()) {
-    out += '?';
-    out += ref.encoded_query();
-  } else if (ref_path.empty() && base.has_query) {
-    out += '?';
-    out += base.query;
-  }
-}
-
 }  // namespace
 
 std::optional<std::string> scheme_of(std::string_view ref) {
@@ -335,39 +220,6 @@ std::optional<std::string> normalize_url(std::string_view url) {
   } catch (const std::exception&) {
     return std::nullopt;
   }
-}
-
-link_resolver::link_resolver(std::string base) : base_(std::move(base)) {
-  const auto parsed = urls::parse_uri(base_);
-  if (!parsed) return;
-  const urls::url_view u = *parsed;
-  parts_ = base_parts{.scheme = u.scheme(),
-                      .authority = u.encoded_authority(),
-                      .path = u.encoded_path(),
-                      .query = u.encoded_query(),
-                      .has_authority = u.has_authority(),
-                      .has_query = u.has_query()};
-  scheme_ = ascii::to_lower(u.scheme());
-}
-
-std::optional<std::string> link_resolver::resolve(std::string_view link) {
-  if (!parts_) return std::nullopt;
-  try {
-    clean_href(link, href_);
-    if (!browser_to_rfc3986(href_, scheme_, ref_)) return std::nullopt;
-    const auto ref = urls::parse_uri_reference(ref_);
-    if (!ref) return std::nullopt;
-    resolve_reference(*parts_, *ref, resolved_);
-    return normalize_url(resolved_);
-  } catch (const std::bad_alloc&) {
-    throw;
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-}
-
-std::optional<std::string> resolve_link(std::string_view base, std::string_view link) {
-  return link_resolver(std::string(base)).resolve(link);
 }
 
 std::optional<http_target> split_http_url(std::string_view url) {

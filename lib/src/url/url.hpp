@@ -50,9 +50,17 @@ class link_resolver {
   };
 
  private:
+  // A link of letters, digits, "-._~/" (and a fragment) against a normalised http(s) base:
+  // the same URL as the general path, without parsing.
+  std::optional<std::string> resolve_plain(std::string_view link) const;
+
   std::string base_;
   std::optional<base_parts> parts_;  // none when base_ is not an absolute URL
-  std::string scheme_;               // lower-cased
+  // With the fast path: the length of base_'s "scheme://authority", and of that and its
+  // path up to the last '/'; 0 without it.
+  std::size_t origin_length_ = 0;
+  std::size_t directory_length_ = 0;
+  std::string scheme_;  // lower-cased
   std::string href_, ref_, resolved_;
 };
 

@@ -1,0 +1,65 @@
+// link_resolver's fast path: plain relative links (letters, digits, "-._~/", a fragment)
+// against a normalised http(s) base are joined without parsing, and must give exactly what
+// the general path gives. A base written otherwise ("HTTP://", a default port) names the same
+// URL but takes the general path, so the two are compared link by link.
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "url/url.hpp"
+
+namespace corocrawl {
+namespace {
+
+using opt = std::optional<std::string>;
+
+// A normalised base and the same URL written so that it is not normalised.
+const std::vector<std::pair<std::string, std::string>> kBases = {
+    {"http://example.com/a/b/page.html", "HTTP://example.com:80/a/b/page.html"},
+    {"http://example.com/", "HTTP://example.com:80"},
+    {"https://u@example.com:8443/dir/", "HTTPS://u@EXAMPLE.com:8443/dir/"},
+    {"http://127.0.0.1:8080/x/y?q=1", "HTTP://127.0.0.1:8080/x/y?q=1"},
+    {"http://[::1]:81/a//b/c", "HTTP://[::1]:81/a//b/c"},
+};
+
+TEST(LinkResolverFastPath, CommonLinksResolveAsBrowsersDo) {
+  link_resolver resolver("http://example.com/docs/lib/os.html?v=1");
+  EXPECT_EQ(resolver.resolve("path.html"), opt("http://example.com/docs/lib/path.html"));
+  EXPECT_EQ(resolver.resolve("../index.html#top"), opt("http://example.com/docs/index.html"));
+  EXPECT_EQ(resolver.resolve("/s5/p5559.html"), opt("http://example.com/s5/p5559.html"));
+  EXPECT_EQ(resolver.resolve("../../../../x"), opt("http://example.com/x"));
+  EXPECT_EQ(resolver.resolve("./"), opt("http://example.com/docs/lib/"));
+  EXPECT_EQ(resolver.resolve(".."), opt("http://example.com/docs/"));
+  EXPECT_EQ(resolver.resolve("a/./b/../c"), opt("http://example.com/docs/lib/a/c"));
+  // Not plain: the general path.
+  EXPECT_EQ(resolver.resolve("#frag"), opt("http://example.com/docs/lib/os.html?v=1"));
+  EXPECT_EQ(resolver.resolve("//other.org/p"), opt("http://other.org/p"));
+  EXPECT_EQ(resolver.resolve("a b"), opt("http://example.com/docs/lib/a%20b"));
+}
+
+TEST(LinkResolverFastPath, AgreesWithTheGeneralPathOnRandomLinks) {
+  // The bytes that matter to joining and dot segments, with a few that leave the fast path.
+  constexpr std::string_view alphabet = "ab./././/-_~0#?%:\\ ";
+  std::mt19937 random(13);
+  std::uniform_int_distribution<std::size_t> length(0, 14);
+  std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
+  for (const auto& [normalised, written] : kBases) {
+    link_resolver fast(normalised);
+    link_resolver general(written);
+    ASSERT_EQ(fast.resolve("x"), general.resolve("x")) << normalised;
+    for (int i = 0; i < 20000; ++i) {
+      std::string link;
+      for (std::size_t n = length(random); n > 0; --n)
+        link += alphabet[pick(random)];
+      ASSERT_EQ(fast.resolve(link), general.resolve(link)) << normalised << " + " << link;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace corocrawl
