@@ -256,10 +256,21 @@ class link_tag_reader {
     if (svg_a && has_references) out += "<svg>";
     chunk_.places.push_back(
         {out.size(), at.line, at.column, std::string(element), id_slot, name_slot, style_slot});
+    tag_place& place = chunk_.places.back();
+    place.svg = svg_a;
+    chunk_.plain = chunk_.plain && !decodes;
     out.append("<").append(written);
     if (has_references) {
-      for (const std::size_t k : references) {
-        if (!tag.kept[k].empty()) out.append(" ").append(writable_attribute(tag.kept[k]));
+      for (std::size_t i = 0; i < references.size(); ++i) {
+        const std::string_view attribute = tag.kept[references[i]];
+        if (attribute.empty()) continue;
+        out.append(" ").append(writable_attribute(attribute));
+        const std::string_view value = attribute_value(attribute);
+        chunk_.plain = chunk_.plain && as_written(value);
+        place.present |= static_cast<std::uint8_t>(1U << i);
+        place.value_begin[i] = static_cast<std::uint32_t>(chunk_.values.size());
+        place.value_size[i] = static_cast<std::uint32_t>(value.size());
+        chunk_.values.append(value);
       }
     }
     if (id_slot != kNoSlot) out.append(" ").append(writable_attribute(tag.kept[kId]));
@@ -306,10 +317,46 @@ class link_tag_reader {
   bool form_open_ = false;  // the tree builder's form element pointer is set
 };
 
+// The attributes of a place in a plain chunk.
+class place_attributes final : public element_attributes {
+ public:
+  place_attributes(const link_chunk& chunk, const tag_place& place)
+      : chunk_(chunk),
+        place_(place),
+        names_(place.svg ? std::span<const std::size_t>(kSvgAnchorAttributes)
+                         : reference_attributes(place.element)) {}
+
+  std::optional<std::string_view> value(std::string_view name, bool xlink) const override {
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      const std::size_t k = names_[i];
+      const bool match = place_.svg ? (name == "href" && (k == kXlinkHref) == xlink)
+                                    : (!xlink && kKeptAttributes[k] == name);
+      if (!match) continue;
+      if ((place_.present & (1U << i)) == 0) return std::nullopt;
+      return std::string_view(chunk_.values).substr(place_.value_begin[i], place_.value_size[i]);
+    }
+    return std::nullopt;
+  }
+
+ private:
+  const link_chunk& chunk_;
+  const tag_place& place_;
+  std::span<const std::size_t> names_;
+};
+
 }  // namespace
 
 std::optional<link_tags> read_link_tags(std::string_view html) {
   return link_tag_reader(html).run();
+}
+
+void plain_references(const link_chunk& chunk, const tag_place& place,
+                      std::vector<found_reference>& references) {
+  const GumboTag tag = place.svg ? GUMBO_TAG_A
+                                 : gumbo_tagn_enum(place.element.data(),
+                                                   static_cast<unsigned int>(place.element.size()));
+  element_references(tag, !place.svg, place.svg, place_attributes(chunk, place), nullptr,
+                     references);
 }
 
 }  // namespace corocrawl

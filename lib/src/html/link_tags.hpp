@@ -24,6 +24,7 @@
 // elements are reopened elsewhere): the same links, in another order. A <base> after a table
 // makes the reader give up, since the first <base> in the tree might be another one.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "html/links.hpp"
+#include "html/tree_references.hpp"
 
 namespace corocrawl {
 
@@ -47,11 +49,23 @@ struct tag_place {
   std::uint32_t id_slot = kNoSlot;
   std::uint32_t name_slot = kNoSlot;
   std::uint32_t style_slot = kNoSlot;
+  // Its reference attributes' values as written (see link_chunk::plain), by the element's
+  // reference attributes in the order written: bit i of `present` says it has the i-th, whose
+  // value is link_chunk::values[value_begin[i], + value_size[i]).
+  bool svg = false;  // an SVG <a>, else an HTML element
+  std::uint8_t present = 0;
+  std::array<std::uint32_t, 2> value_begin{};
+  std::array<std::uint32_t, 2> value_size{};
 };
 
 struct link_chunk {
   std::string markup;             // the tags, as markup
   std::vector<tag_place> places;  // by offset
+  // Whether every value its tags hold reads as written: no character reference, nothing
+  // gumbo replaces. Then gumbo need not read the markup: plain_references() gives what the
+  // tree would.
+  bool plain = true;
+  std::string values;  // the reference attributes' values, back to back
 };
 
 struct link_tags {
@@ -66,5 +80,10 @@ struct link_tags {
 /// The reference tags of `html`, or nothing when its tree could change which tags they are
 /// (then it must be parsed as a whole).
 std::optional<link_tags> read_link_tags(std::string_view html);
+
+/// The references of the element at `place` in a plain chunk, as collect() finds them in the
+/// chunk's tree (their node null), appended to `references`.
+void plain_references(const link_chunk& chunk, const tag_place& place,
+                      std::vector<found_reference>& references);
 
 }  // namespace corocrawl

@@ -25,6 +25,7 @@
 #include "html/html_scan.hpp"
 #include "html/link_tags.hpp"
 #include "html/markup_limiter.hpp"
+#include "html/parse_guard.hpp"
 #include "html/reference_list.hpp"
 #include "html/text_positions.hpp"
 #include "html/tree_references.hpp"
@@ -143,8 +144,22 @@ page_links references_of_tags(link_tags& tags, std::string_view page_url, std::s
   }
   reference_list list(std::move(base), encoding);
   list.reserve(tags.count);
+  std::vector<found_reference> plain;
   for (link_chunk& chunk : tags.chunks) {
     if (page.outcome == parse_outcome::stopped || page.outcome == parse_outcome::over_budget) break;
+    if (chunk.plain) {  // what the chunk's tree would give, without one
+      for (const tag_place& at : chunk.places) {
+        if (const auto ended = watch.poll()) {
+          page.outcome = *ended;
+          break;
+        }
+        plain.clear();
+        plain_references(chunk, at, plain);
+        for (const found_reference& reference : plain)
+          list.add(reference, {at.element, at.line, at.column});
+      }
+      continue;
+    }
     const auto place_of = [&](const GumboNode* node) -> const tag_place* {
       const std::size_t offset = node->v.element.start_pos.offset;
       const auto it =
@@ -211,6 +226,7 @@ page_links parse_links(std::string_view html, std::string_view page_url, markup_
 page_links read_page(std::string_view bytes, std::string_view page_url, markup_reading reading,
                      std::string_view http_charset, std::string* owned,
                      const parse_limits& limits) {
+  install_abort_guard_once();
   const auto sniffed = charset::sniff_html(bytes, http_charset);
   bytes.remove_prefix(sniffed.bom_length);
   std::optional<std::string> decoded;

@@ -89,9 +89,7 @@ void abandon_parse(parse_outcome outcome) noexcept {
 // gumbo changes, lives in the caller, and this function changes nothing but current_parse.
 [[gnu::noinline]] guarded_parse parse_guarded(const GumboOptions& options,
                                               std::string_view markup) {
-  // For callers of extract_links outside a crawl; a crawl installs the guard as it starts.
-  static std::once_flag installed;
-  std::call_once(installed, install_abort_guard);
+  install_abort_guard_once();
   sigjmp_buf jump;
   // Not saving the signal mask spares a system call per parse; a jump from the handler
   // leaves SIGABRT blocked (as in any handler), so it is unblocked here.
@@ -107,6 +105,12 @@ void abandon_parse(parse_outcome outcome) noexcept {
   const GumboOutput* output = gumbo_parse_with_options(&options, markup.data(), markup.size());
   current_parse = nullptr;
   return {output, parse_outcome::complete};
+}
+
+// For callers of extract_links outside a crawl; a crawl installs the guard as it starts.
+void install_abort_guard_once() {
+  static std::once_flag installed;
+  std::call_once(installed, install_abort_guard);
 }
 
 void install_abort_guard() {

@@ -19,6 +19,10 @@ struct guarded_parse {
   parse_outcome outcome = parse_outcome::complete;
 };
 
+/// Installs the guard the first time it is called in the process (install_abort_guard's
+/// contract: the first parse does, whether or not it needs gumbo).
+void install_abort_guard_once();
+
 /// Parses `markup` with gumbo. An assert() in gumbo on this thread ends the parse with
 /// gave_up; abandon_parse() ends it with its outcome; either way the output is null, and what
 /// gumbo allocated is the caller's arena's to drop (nothing is freed here).

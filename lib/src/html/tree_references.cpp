@@ -47,12 +47,18 @@ std::optional<reference_kind> link_kind_of(std::string_view rel) {
   return reference_kind::resource;
 }
 
-void add_reference(found_links& found, const GumboNode* node, const GumboElement& element,
-                   std::string_view name, reference_kind kind, value_form form = value_form::url) {
-  if (const auto value = attribute(element, name)) {
-    found.references.push_back({node, name, *value, kind, form});
+// A gumbo element's attributes.
+class tree_attributes final : public element_attributes {
+ public:
+  explicit tree_attributes(const GumboElement& element) : element_(element) {}
+  std::optional<std::string_view> value(std::string_view name, bool xlink) const override {
+    return attribute(element_, name,
+                     xlink ? GUMBO_ATTR_NAMESPACE_XLINK : GUMBO_ATTR_NAMESPACE_NONE);
   }
-}
+
+ private:
+  const GumboElement& element_;
+};
 
 void inspect(const GumboNode* node, bool in_template, found_links& found) {
   // Implied elements and the tree builder's clones of formatting elements are no tags of the
@@ -76,71 +82,83 @@ void inspect(const GumboNode* node, bool in_template, found_links& found) {
   if (const auto style = attribute(element, "style"); style && !style->empty()) {
     found.styles.push_back({node, *style, true});
   }
+  if (html && element.tag == GUMBO_TAG_BASE) {
+    if (!in_template && !found.base_href) found.base_href = attribute(element, "href");
+  } else if (html && element.tag == GUMBO_TAG_STYLE) {
+    found.styles.push_back({node, {}, false});
+  } else {
+    element_references(element.tag, html, element.tag_namespace == GUMBO_NAMESPACE_SVG,
+                       tree_attributes(element), node, found.references);
+  }
+}
+
+}  // namespace
+
+void element_references(GumboTag tag, bool html, bool svg, const element_attributes& attributes,
+                        const GumboNode* node, std::vector<found_reference>& references) {
+  const auto add = [&](std::string_view name, reference_kind kind,
+                       value_form form = value_form::url) {
+    if (const auto value = attributes.value(name, false)) {
+      references.push_back({node, name, *value, kind, form});
+    }
+  };
   constexpr auto document = reference_kind::document;
   constexpr auto resource = reference_kind::resource;
   if (html) {
-    switch (element.tag) {
+    switch (tag) {
       case GUMBO_TAG_A:
       case GUMBO_TAG_AREA:
-        add_reference(found, node, element, "href", document);
+        add("href", document);
         break;
       case GUMBO_TAG_LINK:
-        if (const auto kind = link_kind_of(attribute(element, "rel").value_or(""))) {
-          add_reference(found, node, element, "href", *kind);
+        if (const auto kind = link_kind_of(attributes.value("rel", false).value_or(""))) {
+          add("href", *kind);
         }
         break;
       case GUMBO_TAG_IMG:
       case GUMBO_TAG_SOURCE:
-        add_reference(found, node, element, "src", resource);
-        add_reference(found, node, element, "srcset", resource, value_form::srcset);
+        add("src", resource);
+        add("srcset", resource, value_form::srcset);
         break;
       case GUMBO_TAG_SCRIPT:
       case GUMBO_TAG_EMBED:
       case GUMBO_TAG_AUDIO:
       case GUMBO_TAG_TRACK:
-        add_reference(found, node, element, "src", resource);
+        add("src", resource);
         break;
       case GUMBO_TAG_OBJECT:
-        add_reference(found, node, element, "data", resource);
+        add("data", resource);
         break;
       case GUMBO_TAG_VIDEO:
-        add_reference(found, node, element, "src", resource);
-        add_reference(found, node, element, "poster", resource);
+        add("src", resource);
+        add("poster", resource);
         break;
       case GUMBO_TAG_INPUT:
-        if (ascii::iequals(attribute(element, "type").value_or(""), "image")) {
-          add_reference(found, node, element, "src", resource);
+        if (ascii::iequals(attributes.value("type", false).value_or(""), "image")) {
+          add("src", resource);
         }
         break;
       case GUMBO_TAG_IFRAME:
       case GUMBO_TAG_FRAME:
-        add_reference(found, node, element, "src", document);
+        add("src", document);
         break;
       case GUMBO_TAG_META:
-        if (ascii::iequals(attribute(element, "http-equiv").value_or(""), "refresh")) {
-          add_reference(found, node, element, "content", document, value_form::refresh);
+        if (ascii::iequals(attributes.value("http-equiv", false).value_or(""), "refresh")) {
+          add("content", document, value_form::refresh);
         }
-        break;
-      case GUMBO_TAG_BASE:
-        if (!in_template && !found.base_href) found.base_href = attribute(element, "href");
-        break;
-      case GUMBO_TAG_STYLE:
-        found.styles.push_back({node, {}, false});
         break;
       default:
         break;
     }
-  } else if (element.tag_namespace == GUMBO_NAMESPACE_SVG && element.tag == GUMBO_TAG_A) {
+  } else if (svg && tag == GUMBO_TAG_A) {
     // SVG 2 prefers href; SVG 1.1 documents use xlink:href.
-    if (const auto href = attribute(element, "href")) {
-      found.references.push_back({node, "href", *href, document, value_form::url});
-    } else if (const auto xlink = attribute(element, "href", GUMBO_ATTR_NAMESPACE_XLINK)) {
-      found.references.push_back({node, "xlink:href", *xlink, document, value_form::url});
+    if (const auto href = attributes.value("href", false)) {
+      references.push_back({node, "href", *href, document, value_form::url});
+    } else if (const auto xlink = attributes.value("href", true)) {
+      references.push_back({node, "xlink:href", *xlink, document, value_form::url});
     }
   }
 }
-
-}  // namespace
 
 found_links collect(const GumboNode* document) {
   found_links found;

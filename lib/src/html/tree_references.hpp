@@ -42,6 +42,22 @@ struct found_links {
   std::vector<found_style> styles;
 };
 
+// An element's attributes, however they are held: `value(name, xlink)` is the value of
+// attribute `name` (in the XLink namespace when `xlink`), nullopt when it has none.
+class element_attributes {
+ public:
+  virtual std::optional<std::string_view> value(std::string_view name, bool xlink) const = 0;
+
+ protected:
+  ~element_attributes() = default;
+};
+
+// Appends to `references` the references of the element `tag` (an HTML element when `html`,
+// else an SVG or MathML one) with `attributes`, as HTML defines them (<base> and <style> are
+// not references: collect() reads them). `node` is what the references carry.
+void element_references(GumboTag tag, bool html, bool svg, const element_attributes& attributes,
+                        const GumboNode* node, std::vector<found_reference>& references);
+
 // Iterative pre-order walk: a deep document must not overflow the stack. Template contents
 // are walked too (their links reach users once scripts run), but hold no anchor or base.
 found_links collect(const GumboNode* document);
