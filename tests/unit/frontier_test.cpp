@@ -48,6 +48,28 @@ TEST(Frontier, AtMostMaxPerHostRequestsAtOnce) {
   EXPECT_FALSE(f.pop(t0));
 }
 
+// A worker asks for the origin its idle connection is open to: it comes first while it may be
+// asked, and the others' turns are kept for when it may not.
+TEST(Frontier, APreferredOriginComesFirstWhileItMayBeAsked) {
+  frontier f{2, 0};
+  const auto a = f.origin("http://a:80");
+  const auto b = f.origin("http://b:80");
+  const auto c = f.origin("http://c:80");
+  for (std::uint32_t url = 0; url < 3; ++url) {
+    f.push(item_for(url, a));
+    f.push(item_for(10 + url, b));
+    f.push(item_for(20 + url, c));
+  }
+  EXPECT_EQ(f.pop(t0)->url, 0u);      // in turn: a
+  EXPECT_EQ(f.pop(t0, c)->url, 20u);  // c preferred, though b's turn
+  EXPECT_EQ(f.pop(t0, c)->url, 21u);  // again
+  EXPECT_EQ(f.pop(t0, c)->url, 10u);  // c at its cap: b's turn, as before
+  EXPECT_EQ(f.pop(t0, 99)->url, 1u);  // no such origin: in turn
+  f.release(c);
+  EXPECT_EQ(f.pop(t0, c)->url, 22u);
+  EXPECT_EQ(f.pop(t0, c)->url, 11u);  // c has no more items
+}
+
 TEST(Frontier, ABusyOriginDoesNotHoldUpOthers) {
   frontier f{1, 0};
   const auto a = f.origin("http://a:80");

@@ -106,11 +106,17 @@ asio::awaitable<void> crawler::close_when_done(time_point started) {
 
 asio::awaitable<void> crawler::work() {
   try {
+    // The origin of this worker's last request, whose connection is idle in the pool now:
+    // its next item, when it may be asked, reuses the connection. Taking origins in turn
+    // alone, a crawl checking links to many hosts opened a connection per check, as each
+    // host's idle connection was the oldest to close by its turn.
+    std::optional<awaitable_frontier::origin_id> last_origin;
     for (;;) {
-      const auto item = co_await frontier_.pop();
+      const auto item = co_await frontier_.pop(last_origin);
       if (!item) break;  // the frontier is closed: the crawl is over
       co_await fetch(*item);
       frontier_.task_done(*item);
+      last_origin = item->origin;
     }
   } catch (...) {
     fail(std::current_exception());

@@ -144,10 +144,11 @@ void awaitable_frontier::leave(waiter& w) {
   }
 }
 
-asio::awaitable<std::optional<awaitable_frontier::item>> awaitable_frontier::pop() {
+asio::awaitable<std::optional<awaitable_frontier::item>> awaitable_frontier::pop(
+    std::optional<origin_id> preferred) {
   if (closed_) co_return std::nullopt;
   if (poppers_.empty())
-    if (auto it = book_.pop(clock_.now())) co_return it;
+    if (auto it = book_.pop(clock_.now(), preferred)) co_return it;
 
   waiter self(*this, waiter::kind::pop, co_await asio::this_coro::executor);
   while (!self.got && !closed_) {

@@ -48,8 +48,9 @@ class awaitable_frontier {
   /// is held until task_done(). nullopt once the frontier is closed. Cancelling the awaiting
   /// coroutine ends the wait: pop() returns nullopt, or throws system_error(operation_aborted)
   /// where Asio's throw_if_cancelled (on by default) has its next co_await throw; either way
-  /// no item is lost (one handed to it as it was cancelled is queued again).
-  boost::asio::awaitable<std::optional<item>> pop();
+  /// no item is lost (one handed to it as it was cancelled is queued again). An item of
+  /// `preferred`, when one may be asked at once, comes first (see frontier::pop).
+  boost::asio::awaitable<std::optional<item>> pop(std::optional<origin_id> preferred = {});
 
   /// `it`, from pop(), is processed (items it led to are pushed first): its origin's slot is
   /// free again and one item fewer is unfinished.

@@ -34,21 +34,31 @@ void frontier::queue_due(clock::time_point now) {
   }
 }
 
-std::optional<frontier::item> frontier::pop(clock::time_point now) {
+std::optional<frontier::item> frontier::pop(clock::time_point now,
+                                            std::optional<origin_id> preferred) {
   queue_due(now);
+  if (preferred && *preferred < origins_.size() && may_ask(origins_[*preferred], now))
+    return take(origins_[*preferred], now);
   for (std::size_t i = 0; i < origins_.size(); ++i) {
     const std::size_t index = (turn_ + i) % origins_.size();
-    auto& o = origins_[index];
-    if (o.queue.empty() || o.in_flight >= max_per_host_ || now < o.not_before) continue;
-    const item next = o.queue.front();
-    o.queue.pop_front();
-    --queued_;
-    ++o.in_flight;
-    if (interval_.count() > 0) o.not_before = now + interval_;
+    if (!may_ask(origins_[index], now)) continue;
     turn_ = index + 1;
-    return next;
+    return take(origins_[index], now);
   }
   return std::nullopt;
+}
+
+bool frontier::may_ask(const origin_state& o, clock::time_point now) const {
+  return !o.queue.empty() && o.in_flight < max_per_host_ && now >= o.not_before;
+}
+
+frontier::item frontier::take(origin_state& o, clock::time_point now) {
+  const item next = o.queue.front();
+  o.queue.pop_front();
+  --queued_;
+  ++o.in_flight;
+  if (interval_.count() > 0) o.not_before = now + interval_;
+  return next;
 }
 
 void frontier::release(origin_id origin) {

@@ -44,9 +44,10 @@ class frontier {
   /// Queues `it` behind the other items of its origin at `when`; until then it waits apart.
   void push_at(item it, clock::time_point when);
 
-  /// Takes the oldest item of an origin that may be asked at `now`, origins taking turns. The
+  /// Takes the oldest item of an origin that may be asked at `now`: of `preferred` when it may
+  /// be (the origin a worker's idle connection is open to), else of the origins in turn. The
   /// request it stands for holds one of its origin's slots until release().
-  std::optional<item> pop(clock::time_point now);
+  std::optional<item> pop(clock::time_point now, std::optional<origin_id> preferred = {});
 
   /// The request of an item from pop() has ended: its origin's slot is free again.
   void release(origin_id origin);
@@ -77,6 +78,8 @@ class frontier {
   };
 
   void queue_due(clock::time_point now);  // moves the items waiting apart that are due
+  bool may_ask(const origin_state& o, clock::time_point now) const;
+  item take(origin_state& o, clock::time_point now);  // its oldest item, holding a slot
 
   int max_per_host_;
   clock::duration interval_{0};  // between two requests to one origin; 0: unlimited
