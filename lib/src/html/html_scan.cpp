@@ -92,6 +92,11 @@ constexpr bool in_class(char c, std::uint8_t classes) {
 
 scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
   scanned_tag tag;
+  scan_tag(html, name_begin, tag);
+  return tag;
+}
+
+void scan_tag(std::string_view html, std::size_t name_begin, scanned_tag& tag) {
   const std::size_t n = html.size();
   std::size_t i = name_begin;
   while (i < n && !in_class(html[i], name_end_class))
@@ -106,11 +111,11 @@ scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
       tag.self_closing = html[i] == '/' && i + 1 < n && html[i + 1] == '>';
       ++i;
     }
-    if (i >= n) return tag;
+    if (i >= n) return;
     if (html[i] == '>') {
       tag.complete = true;
       tag.end = i + 1;
-      return tag;
+      return;
     }
     const std::size_t attribute_begin = i++;  // a leading '=' belongs to the name
     while (i < n && !in_class(html[i], name_end_class | equals_class))
@@ -125,7 +130,7 @@ scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
         ++i;
       if (i < n && (html[i] == '"' || html[i] == '\'')) {
         const std::size_t close = html.find(html[i], i + 1);
-        if (close == std::string_view::npos) return tag;
+        if (close == std::string_view::npos) return;
         i = close + 1;
       } else {
         while (i < n && !in_class(html[i], unquoted_end_class))
@@ -168,19 +173,35 @@ std::string_view writable_attribute(std::string_view attribute) {
   return name;
 }
 
+// One token object, filled in place and returned by every path: a scanned_tag is some 300
+// bytes, and copying it into the token took most of this function's time.
 token token_at(std::string_view html, std::size_t lt) {
+  token t{token::text, lt + 1, {}};
   const std::string_view rest = html.substr(lt);
   const char next = rest.size() > 1 ? rest[1] : '\0';
-  if (rest.starts_with("<!--")) return {token::comment, comment_end(html, lt + 4), {}};
-  if (rest.starts_with("<![CDATA[")) return {token::cdata, end_of(html, ">", lt + 2), {}};
-  if (next == '!' || next == '?' || (next == '/' && (rest.size() < 3 || !ascii::is_alpha(rest[2]))))
-    return {token::bogus_comment, end_of(html, ">", lt + 2), {}};  // "</>" too
-  if (next != '/' && !ascii::is_alpha(next)) return {token::text, lt + 1, {}};
-  const bool closing = next == '/';
-  scanned_tag tag = scan_tag(html, lt + (closing ? 2 : 1));
-  if (!tag.complete) return {token::cut_off, html.size(), {}};
-  const std::size_t end = tag.end;
-  return {closing ? token::end_tag : token::start_tag, end, std::move(tag)};
+  if (rest.starts_with("<!--")) {
+    t.what = token::comment;
+    t.end = comment_end(html, lt + 4);
+  } else if (rest.starts_with("<![CDATA[")) {
+    t.what = token::cdata;
+    t.end = end_of(html, ">", lt + 2);
+  } else if (next == '!' || next == '?' ||
+             (next == '/' && (rest.size() < 3 || !ascii::is_alpha(rest[2])))) {
+    t.what = token::bogus_comment;  // "</>" too
+    t.end = end_of(html, ">", lt + 2);
+  } else if (next == '/' || ascii::is_alpha(next)) {
+    const bool closing = next == '/';
+    scan_tag(html, lt + (closing ? 2 : 1), t.tag);
+    if (t.tag.complete) {
+      t.what = closing ? token::end_tag : token::start_tag;
+      t.end = t.tag.end;
+    } else {
+      t.what = token::cut_off;
+      t.end = html.size();
+      t.tag = {};
+    }
+  }
+  return t;
 }
 
 std::size_t comment_end(std::string_view html, std::size_t from) {

@@ -74,6 +74,8 @@ struct scanned_tag {
 
 // The tag whose name starts at html[name_begin] (just after "<" or "</").
 scanned_tag scan_tag(std::string_view html, std::size_t name_begin);
+// The same into `tag`, which is as a scanned_tag{} is.
+void scan_tag(std::string_view html, std::size_t name_begin, scanned_tag& tag);
 
 // The value of an attribute as written ("name='value'" gives "value"), character references
 // not decoded; empty if it has none.

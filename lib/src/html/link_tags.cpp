@@ -151,6 +151,7 @@ class link_tag_reader {
   }
 
   bool html_end_tag(const scanned_tag& tag) {
+    if ((tag.traits & reader_special_trait) == 0) return true;  // not template, table, form
     const std::string& name = tag.lower_name;
     if (name == "template") {
       if (templates_ > 0) --templates_;
