@@ -26,7 +26,10 @@ struct response_body {
 
     void init(const boost::optional<std::uint64_t>& length, boost::system::error_code& ec) {
       constexpr std::uint64_t max_reserve = 1024 * 1024;
-      if (length) body_.reserve(static_cast<std::size_t>(std::min(*length, max_reserve)));
+      if (length) {
+        announced_ = *length;
+        body_.reserve(static_cast<std::size_t>(std::min(*length, max_reserve)));
+      }
       ec = {};
     }
 
@@ -34,6 +37,12 @@ struct response_body {
     std::size_t put(const ConstBufferSequence& buffers, boost::system::error_code& ec) {
       const std::size_t n = boost::asio::buffer_size(buffers);
       const std::size_t before = body_.size();
+      // Past the first MiB the body grows as a string does, by doubling, but never past the
+      // length announced while the bytes keep to it: a 2.5 MB page took 4 MiB.
+      if (before + n > body_.capacity() && before + n <= announced_) {
+        const std::uint64_t doubled = std::max<std::uint64_t>(before + n, 2 * body_.capacity());
+        body_.reserve(static_cast<std::size_t>(std::min(announced_, doubled)));
+      }
       body_.resize(before + n);
       ec = {};
       return boost::asio::buffer_copy(boost::asio::buffer(body_.data() + before, n), buffers);
@@ -43,6 +52,7 @@ struct response_body {
 
    private:
     value_type& body_;
+    std::uint64_t announced_ = 0;  // the Content-Length, 0 when none
   };
 };
 
