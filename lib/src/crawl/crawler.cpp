@@ -59,7 +59,6 @@ crawler::crawler(fetcher& fetcher, crawl_clock& clock, crawl_plan plan,
       clock_(clock),
       cache_(cache),
       parse_pool_(plan_.get().threads),
-      big_page_parser_(asio::make_strand(parse_pool_.executor())),
       frontier_(clock, options_.max_per_host, options_.rate_limit),
       retries_(options_.max_tries, options_.max_retry_wait, std::random_device{}()) {
   install_abort_guard();

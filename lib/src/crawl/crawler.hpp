@@ -15,7 +15,6 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -185,10 +184,9 @@ class crawler {
   crawl_clock& clock_;
   link_cache* cache_;  // none without --cache
   parse_pool parse_pool_;
-  // Pages larger than big_page are parsed here, one at a time: a parse tree takes about ten
-  // times its page's size, so no two of their trees are in memory at once.
+  // Pages larger than big_page are parsed one at a time: a parse tree takes about ten times
+  // its page's size, so no two of their trees are in memory at once.
   static constexpr std::size_t big_page = 512 * 1024;
-  boost::asio::strand<boost::asio::thread_pool::executor_type> big_page_parser_;
   std::stop_source parse_stop_;  // requested when the crawl stops: parses under way end
   std::size_t parsing_ = 0;
   // By origin_id; a deque, so that the headers of an origin stay in place as origins come.

@@ -4,8 +4,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <boost/asio/bind_cancellation_slot.hpp>
-#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include "config/plan_details.hpp"
@@ -21,18 +19,19 @@ namespace asio = boost::asio;
 
 namespace {
 
-// A plain function, not a lambda: GCC 12 frees a coroutine lambda's captures twice.
-asio::awaitable<page_links> links_of(std::string body, std::string page_url, std::string charset,
-                                     bool stylesheet, parse_limits limits) {
-  if (stylesheet) co_return extract_css_links(body, page_url, charset);
-  co_return extract_links_taking(std::move(body), page_url, limits, charset);
-}
+// A page or stylesheet and how to read it, run on a parse thread.
+struct parse_job {
+  std::string body;
+  std::string page_url;
+  std::string charset;
+  bool stylesheet = false;
+  parse_limits limits;
 
-// The parse is not cancelled with the worker: Asio 1.81's co_spawn passes cancellation on to
-// another thread unsafely (Asio issues 1332, 1400). halt() makes it end at once instead.
-auto uncancelled() {
-  return asio::bind_cancellation_slot(asio::cancellation_slot(), asio::use_awaitable);
-}
+  page_links operator()() {
+    if (stylesheet) return extract_css_links(body, page_url, charset);
+    return extract_links_taking(std::move(body), page_url, limits, charset);
+  }
+};
 
 }  // namespace
 
@@ -160,21 +159,17 @@ std::optional<crawler::url_id> crawler::take_link(const page_link& link, url_id 
                  {.external = true, .resource = resource});
 }
 
-// Parsed on the pool; this resumes on the crawl's thread, where the seen-set lives. (The
-// parse is made outside the co_await's full expression: GCC 12 destroys some of its
-// temporaries twice.)
+// Parsed on the pool; this resumes on the crawl's thread, where the seen-set lives. The parse
+// is not cancelled with the worker: halt() makes it end at once instead. (The operation is
+// made outside the co_await's full expression: GCC 12 destroys some of its temporaries twice.)
 asio::awaitable<page_links> crawler::parse(std::string body, const std::string& page_url,
                                            std::string charset, bool stylesheet) {
   const bool big = body.size() > big_page;
-  auto job = links_of(std::move(body), page_url, std::move(charset), stylesheet,
-                      {.stop = parse_stop_.get_token()});
+  parse_job job{
+      std::move(body), page_url, std::move(charset), stylesheet, {.stop = parse_stop_.get_token()}};
   ++parsing_;
-  page_links page;
-  if (big) {
-    page = co_await asio::co_spawn(big_page_parser_, std::move(job), uncancelled());
-  } else {
-    page = co_await asio::co_spawn(parse_pool_.executor(), std::move(job), uncancelled());
-  }
+  auto parsed = parse_pool_.async_run(std::move(job), big, asio::use_awaitable);
+  page_links page = co_await std::move(parsed);
   --parsing_;
   co_return page;
 }

@@ -3,16 +3,33 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <system_error>
 
 namespace corocrawl {
 
-parse_pool::parse_pool(unsigned threads) {
+struct parse_pool::state {
+  std::mutex mutex;
+  std::condition_variable work;  // a job was queued, or the pool stops
+  std::deque<std::unique_ptr<task>> waiting;
+  std::deque<std::unique_ptr<task>> waiting_one_at_a_time;
+  bool one_at_a_time_running = false;
+  unsigned sleeping = 0;  // threads waiting on `work`
+  bool stopping = false;
+  // Finished jobs not yet completed; a finish() is posted when the first one comes.
+  std::vector<std::unique_ptr<task>> finished;
+};
+
+parse_pool::parse_pool(unsigned threads) : state_(std::make_shared<state>()) {
   const unsigned wanted = threads > 0 ? threads : std::max(1U, std::thread::hardware_concurrency());
   threads_.reserve(wanted);
   for (unsigned i = 0; i < wanted; ++i) {
     try {
-      threads_.emplace_back([this] { pool_.attach(); });
+      threads_.emplace_back([shared = state_] { serve(shared); });
     } catch (const std::system_error& e) {
       if (threads_.empty()) {
         throw std::system_error(e.code(), "cannot start a thread to parse pages");
@@ -27,9 +44,66 @@ parse_pool::parse_pool(unsigned threads) {
 }
 
 parse_pool::~parse_pool() {
-  pool_.stop();
+  {
+    const std::lock_guard lock(state_->mutex);
+    state_->stopping = true;
+  }
+  state_->work.notify_all();
   for (auto& thread : threads_)
     thread.join();
+}
+
+void parse_pool::submit(std::unique_ptr<task> job, bool one_at_a_time) {
+  bool wake = false;
+  {
+    const std::lock_guard lock(state_->mutex);
+    (one_at_a_time ? state_->waiting_one_at_a_time : state_->waiting).push_back(std::move(job));
+    wake = state_->sleeping > 0;
+  }
+  if (wake) state_->work.notify_one();
+}
+
+void parse_pool::serve(const std::shared_ptr<state>& shared) {
+  state& s = *shared;
+  std::unique_lock lock(s.mutex);
+  while (!s.stopping) {
+    std::unique_ptr<task> job;
+    bool alone = false;
+    if (!s.waiting_one_at_a_time.empty() && !s.one_at_a_time_running) {
+      job = std::move(s.waiting_one_at_a_time.front());
+      s.waiting_one_at_a_time.pop_front();
+      alone = s.one_at_a_time_running = true;
+    } else if (!s.waiting.empty()) {
+      job = std::move(s.waiting.front());
+      s.waiting.pop_front();
+    } else {
+      ++s.sleeping;
+      s.work.wait(lock);
+      --s.sleeping;
+      continue;
+    }
+    lock.unlock();
+    job->run();
+    lock.lock();
+    if (alone) s.one_at_a_time_running = false;
+    s.finished.push_back(std::move(job));
+    if (s.finished.size() == 1) {
+      boost::asio::post(s.finished.back()->home(), [shared] { finish(shared); });
+    }
+  }
+}
+
+void parse_pool::finish(const std::shared_ptr<state>& shared) {
+  std::vector<std::unique_ptr<task>> finished;
+  {
+    const std::lock_guard lock(shared->mutex);
+    finished.swap(shared->finished);
+  }
+  // Each on its own executor: here, when it is this one (a crawl has one).
+  for (auto& job : finished) {
+    const boost::asio::any_io_executor home = job->home();
+    boost::asio::dispatch(home, [job = std::move(job)] { job->complete(); });
+  }
 }
 
 }  // namespace corocrawl

@@ -1,14 +1,28 @@
 #pragma once
 // The threads that parse pages, so that the event loop's thread keeps the sockets busy.
 //
-// An asio::thread_pool started with no threads of its own, which threads started here join:
-// asio::thread_pool(n) hangs in its constructor when the system refuses the n-th thread (its
-// first threads wait for work that never comes, and the failed constructor joins them). Here a
-// refused thread only makes the pool smaller.
+// Jobs wait in one queue and finished jobs in another. A thread that finishes a job takes the
+// next one without sleeping, and the event loop's thread empties the finished queue in one go:
+// one wake-up for a batch of pages rather than one each way per page (a co_spawn onto an
+// asio::thread_pool costs a futex wake-up to start a page and a post to give it back). A job
+// asked to run one at a time (a big page, whose tree is large) never runs beside another such.
+//
+// The threads are started here: asio::thread_pool(n) hangs in its constructor when the system
+// refuses the n-th thread (its first threads wait for work that never comes, and the failed
+// constructor joins them). Here a refused thread only makes the pool smaller.
 
-#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/associated_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/execution/outstanding_work.hpp>
+#include <boost/asio/prefer.hpp>
+#include <exception>
+#include <memory>
 #include <thread>
+#include <utility>
 #include <vector>
+
+#include "html/links.hpp"
 
 namespace corocrawl {
 
@@ -17,16 +31,74 @@ class parse_pool {
   /// Starts `threads` threads (0: one per core), or as many as the system allows, with a
   /// warning when it allows fewer. Throws std::system_error when it allows none.
   explicit parse_pool(unsigned threads);
-  /// Stops the pool and joins its threads: a job under way finishes first.
+  /// Stops the pool and joins its threads: a job under way finishes first; jobs not begun are
+  /// dropped, and their handlers with them.
   ~parse_pool();
   parse_pool(const parse_pool&) = delete;
   parse_pool& operator=(const parse_pool&) = delete;
 
-  boost::asio::thread_pool::executor_type executor() { return pool_.get_executor(); }
   std::size_t size() const { return threads_.size(); }
 
+  /// Runs `job` (a callable returning page_links) on a pool thread, never beside another
+  /// `one_at_a_time` job when it is one, and completes with its result, or the exception it
+  /// threw, on the handler's executor. Not cancellable: a job ends when it returns.
+  template <class Job, class CompletionToken>
+  auto async_run(Job job, bool one_at_a_time, CompletionToken&& token) {
+    return boost::asio::async_initiate<CompletionToken, void(std::exception_ptr, page_links)>(
+        [this, one_at_a_time](auto handler, Job queued) {
+          using handler_type = decltype(handler);
+          submit(
+              std::make_unique<task_of<Job, handler_type>>(std::move(queued), std::move(handler)),
+              one_at_a_time);
+        },
+        token, std::move(job));
+  }
+
  private:
-  boost::asio::thread_pool pool_{0};
+  // A job and what to do with its result.
+  class task {
+   public:
+    virtual ~task() = default;
+    virtual void run() = 0;       // on a pool thread
+    virtual void complete() = 0;  // on home()'s thread: calls the handler
+    // The handler's executor, holding work there until complete().
+    virtual const boost::asio::any_io_executor& home() const = 0;
+  };
+
+  template <class Job, class Handler>
+  class task_of final : public task {
+   public:
+    task_of(Job job, Handler handler)
+        : job_(std::move(job)),
+          handler_(std::move(handler)),
+          home_(boost::asio::prefer(boost::asio::get_associated_executor(handler_),
+                                    boost::asio::execution::outstanding_work.tracked)) {}
+    void run() override {
+      try {
+        result_ = job_();
+      } catch (...) {
+        error_ = std::current_exception();
+      }
+    }
+    void complete() override { std::move(handler_)(error_, std::move(result_)); }
+    const boost::asio::any_io_executor& home() const override { return home_; }
+
+   private:
+    Job job_;
+    Handler handler_;
+    boost::asio::any_io_executor home_;
+    page_links result_;
+    std::exception_ptr error_;
+  };
+
+  struct state;
+  void submit(std::unique_ptr<task> job, bool one_at_a_time);
+  static void serve(const std::shared_ptr<state>& shared);
+  static void finish(const std::shared_ptr<state>& shared);  // on home()'s thread
+
+  // Shared with the threads and with the finish() calls posted to the event loop, which may
+  // run after the pool is gone.
+  std::shared_ptr<state> state_;
   std::vector<std::thread> threads_;
 };
 
