@@ -363,17 +363,20 @@ crawl_result crawler::result() {
     }
   }
   // Missing fragments are broken links too, merged in by URL ("page#frag" sorts right after
-  // "page"). Tens of thousands of them are the largest part of a result: merged into a vector
-  // of the final size, not grown into.
-  if (auto missing = store_->missing_fragments(); !missing.empty()) {
-    std::vector<broken_link> broken;
-    broken.reserve(result.broken.size() + missing.size());
-    std::ranges::merge(std::make_move_iterator(result.broken.begin()),
-                       std::make_move_iterator(result.broken.end()),
-                       std::make_move_iterator(missing.begin()),
-                       std::make_move_iterator(missing.end()), std::back_inserter(broken), {},
-                       &broken_link::url, &broken_link::url);
-    result.broken = std::move(broken);
+  // "page"). Millions of them are the largest part of a result: the few other broken links
+  // are merged into their vector, which has room for them, from the back (a second vector of
+  // them all took 300 MB more at a million URLs).
+  if (auto missing = store_->missing_fragments(result.broken.size()); !missing.empty()) {
+    std::size_t from_missing = missing.size();
+    std::size_t from_broken = result.broken.size();
+    missing.resize(from_missing + from_broken);
+    for (std::size_t to = missing.size(); from_broken > 0;) {
+      const bool missing_last =
+          from_missing > 0 && !(missing[from_missing - 1].url < result.broken[from_broken - 1].url);
+      missing[--to] = missing_last ? std::move(missing[--from_missing])
+                                   : std::move(result.broken[--from_broken]);
+    }
+    result.broken = std::move(missing);
   }
   for (const auto id : sitemap_pages_) {
     if (!store_->linked(id)) result.orphans.emplace_back(store_->url(id));

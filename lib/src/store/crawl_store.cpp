@@ -138,7 +138,7 @@ broken_link crawl_store::problem(url_id id) const {
   return link;
 }
 
-std::vector<broken_link> crawl_store::missing_fragments() const {
+std::vector<broken_link> crawl_store::missing_fragments(std::size_t room) const {
   const auto& all = fragments_.missing_fragments();
   // The references grouped by URL and fragment; a group is one broken link.
   std::vector<std::uint32_t> order(all.size());
@@ -155,7 +155,7 @@ std::vector<broken_link> crawl_store::missing_fragments() const {
   }
   starts.push_back(order.size());
   std::vector<broken_link> links;
-  links.reserve(starts.size() - 1);
+  links.reserve(starts.size() - 1 + room);
   for (std::size_t group = 0; group + 1 < starts.size(); ++group) {
     const std::size_t begin = starts[group];
     const std::size_t end = starts[group + 1];
