@@ -56,6 +56,37 @@ TEST(ConnectionLimit, IdleConnectionsToOtherOriginsAreClosedUnderTheCap) {
   EXPECT_EQ(server.connections(), 41u);
 }
 
+// Links to more origins than there are connections, each origin's links far apart (as on a
+// page linking to many sites): a worker goes on with the origin its connection is open to.
+// With origins taking turns alone, each idle connection was closed for the next origin before
+// its own came round again: a connection per request (201 here).
+TEST(ConnectionLimit, AWorkerKeepsToTheOriginItsConnectionIsOpenTo) {
+  test_server server;
+  constexpr int hosts = 20;
+  constexpr int paths = 10;
+  std::vector<resolve_override> resolve;
+  std::vector<std::string> links;
+  for (int path = 0; path < paths; ++path) {
+    server.add_page("/p" + std::to_string(path));
+    for (int host = 1; host <= hosts; ++host)
+      links.push_back(server.origin("h" + std::to_string(host) + ".site.test") + "/p" +
+                      std::to_string(path));
+  }
+  for (int host = 0; host <= hosts; ++host)
+    resolve.push_back({"h" + std::to_string(host) + ".site.test", server.port(), {"127.0.0.1"}});
+  server.add_page("/", links);
+  auto options = testing::options_for({server.origin("h0.site.test") + "/"});
+  options.strict = false;  // *.site.test are all in scope
+  options.resolve = resolve;
+  options.max_tasks = 4;  // the cap
+  const auto result = run_crawl(options);
+  EXPECT_TRUE(passed(result));
+  EXPECT_EQ(result.records.size(), 1u + hosts * paths);
+  EXPECT_LE(server.peak_connections(), 4u);
+  // An origin's requests (robots.txt, then its pages) go over one or two connections.
+  EXPECT_LE(server.connections(), 2u * (hosts + 1));
+}
+
 asio::awaitable<void> fetch(http_client& client, std::string host, std::uint16_t port,
                             unsigned& status) {
   const http_target target{false, std::move(host), port, "/"};  // (GCC 12: no temporaries
