@@ -18,13 +18,6 @@ namespace {
 namespace urls = boost::urls;
 using namespace url_syntax;  // NOLINT: the syntax this file reads
 
-// Letters, digits, "-._~" and "/": what a relative path can hold that neither the WHATWG
-// parser nor normalisation changes.
-bool is_plain_path_byte(char c) {
-  return ascii::is_alpha(c) || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-         c == '~' || c == '/';
-}
-
 bool is_c0_or_space(char c) {
   return static_cast<unsigned char>(c) <= 0x20;
 }
@@ -167,11 +160,8 @@ link_resolver::link_resolver(std::string base) : base_(std::move(base)) {
   // only joins paths.
   if (parts_->has_authority && (scheme_ == "http" || scheme_ == "https") &&
       normalize_url(base_) == base_) {
-    const std::size_t path =
-        base_.size() - parts_->path.size() - (parts_->has_query ? parts_->query.size() + 1 : 0);
-    const std::size_t directory = base_.rfind('/', path + parts_->path.size() - 1);
-    origin_length_ = path;
-    directory_length_ = directory + 1;
+    origin_length_ = static_cast<std::size_t>(parts_->path.data() - base_.data());
+    directory_length_ = origin_length_ + parts_->path.rfind('/') + 1;
   }
 }
 
@@ -180,8 +170,9 @@ std::optional<std::string> link_resolver::resolve_plain(std::string_view link) c
   const std::size_t hash = link.find('#');
   if (hash != std::string_view::npos) link = link.substr(0, hash);
   if (link.empty() || link.starts_with("//")) return std::nullopt;
+  // Unreserved bytes and '/': what neither the WHATWG parser nor normalisation changes.
   for (const char c : link) {
-    if (!is_plain_path_byte(c)) return std::nullopt;
+    if (!is_unreserved(c) && c != '/') return std::nullopt;
   }
   std::string out;
   const bool absolute = link.front() == '/';
@@ -212,4 +203,5 @@ std::optional<std::string> link_resolver::resolve(std::string_view link) {
 std::optional<std::string> resolve_link(std::string_view base, std::string_view link) {
   return link_resolver(std::string(base)).resolve(link);
 }
+
 }  // namespace corocrawl
