@@ -42,6 +42,16 @@ TEST(CompactReading, GivesUpWhereTheTreeCouldDiffer) {
   }
 }
 
+// Attributes with an empty value, written with spaces or nothing after '=': a chunk keeps its
+// values where its markup has them, and these are written as their name alone.
+TEST(CompactReading, EmptyValuesAreReadAsTheTreeReadsThem) {
+  for (const char* html : {"<a href=   >x</a><img src = srcset=' '>", "<a href=>x</a><a href>y</a>",
+                           "<video src=  poster=p></video><link rel= href=  >"}) {
+    EXPECT_TRUE(read_link_tags(html)) << html;
+    expect_readings_agree(html);
+  }
+}
+
 // Random documents from constructs that make references, anchors and styles, and those that
 // steer the tree builder: the three readings must agree on everything.
 TEST(CompactReading, FindsTheSameReferencesAnchorsAndStyles) {

@@ -265,13 +265,18 @@ class link_tag_reader {
       for (std::size_t i = 0; i < references.size(); ++i) {
         const std::string_view attribute = tag.kept[references[i]];
         if (attribute.empty()) continue;
-        out.append(" ").append(writable_attribute(attribute));
+        out += ' ';
+        const std::size_t written_at = out.size();
+        out.append(writable_attribute(attribute));  // the attribute, or its name alone
         const std::string_view value = attribute_value(attribute);
         chunk_.plain = chunk_.plain && as_written(value);
         place.present |= static_cast<std::uint8_t>(1U << i);
-        place.value_begin[i] = static_cast<std::uint32_t>(chunk_.values.size());
+        // A value is where the attribute has it; an empty one (perhaps no view into it) is
+        // empty anywhere.
+        const std::size_t value_at =
+            value.empty() ? written_at : written_at + (value.data() - attribute.data());
+        place.value_begin[i] = static_cast<std::uint32_t>(value_at);
         place.value_size[i] = static_cast<std::uint32_t>(value.size());
-        chunk_.values.append(value);
       }
     }
     if (id_slot != kNoSlot) out.append(" ").append(writable_attribute(tag.kept[kId]));
@@ -334,7 +339,7 @@ class place_attributes final : public element_attributes {
                                     : (!xlink && kKeptAttributes[k] == name);
       if (!match) continue;
       if ((place_.present & (1U << i)) == 0) return std::nullopt;
-      return std::string_view(chunk_.values).substr(place_.value_begin[i], place_.value_size[i]);
+      return std::string_view(chunk_.markup).substr(place_.value_begin[i], place_.value_size[i]);
     }
     return std::nullopt;
   }

@@ -51,7 +51,7 @@ struct tag_place {
   std::uint32_t style_slot = kNoSlot;
   // Its reference attributes' values as written (see link_chunk::plain), by the element's
   // reference attributes in the order written: bit i of `present` says it has the i-th, whose
-  // value is link_chunk::values[value_begin[i], + value_size[i]).
+  // value is link_chunk::markup[value_begin[i], + value_size[i]).
   bool svg = false;  // an SVG <a>, else an HTML element
   std::uint8_t present = 0;
   std::array<std::uint32_t, 2> value_begin{};
@@ -65,7 +65,6 @@ struct link_chunk {
   // gumbo replaces. Then gumbo need not read the markup: plain_references() gives what the
   // tree would.
   bool plain = true;
-  std::string values;  // the reference attributes' values, back to back
 };
 
 struct link_tags {
