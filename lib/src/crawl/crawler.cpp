@@ -10,7 +10,6 @@
 #include <boost/asio/experimental/parallel_group.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <iterator>
 #include <random>
 #include <stdexcept>
 
@@ -362,22 +361,8 @@ crawl_result crawler::result() {
         break;
     }
   }
-  // Missing fragments are broken links too, merged in by URL ("page#frag" sorts right after
-  // "page"). Millions of them are the largest part of a result: the few other broken links
-  // are merged into their vector, which has room for them, from the back (a second vector of
-  // them all took 300 MB more at a million URLs).
-  if (auto missing = store_->missing_fragments(result.broken.size()); !missing.empty()) {
-    std::size_t from_missing = missing.size();
-    std::size_t from_broken = result.broken.size();
-    missing.resize(from_missing + from_broken);
-    for (std::size_t to = missing.size(); from_broken > 0;) {
-      const bool missing_last =
-          from_missing > 0 && !(missing[from_missing - 1].url < result.broken[from_broken - 1].url);
-      missing[--to] = missing_last ? std::move(missing[--from_missing])
-                                   : std::move(result.broken[--from_broken]);
-    }
-    result.broken = std::move(missing);
-  }
+  // Missing fragments are broken links too.
+  result.broken = store_->with_missing_fragments(std::move(result.broken));
   for (const auto id : sitemap_pages_) {
     if (!store_->linked(id)) result.orphans.emplace_back(store_->url(id));
   }

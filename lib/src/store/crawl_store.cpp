@@ -138,8 +138,10 @@ broken_link crawl_store::problem(url_id id) const {
   return link;
 }
 
-std::vector<broken_link> crawl_store::missing_fragments(std::size_t room) const {
+std::vector<broken_link> crawl_store::with_missing_fragments(
+    std::vector<broken_link> broken) const {
   const auto& all = fragments_.missing_fragments();
+  if (all.empty()) return broken;
   // The references grouped by URL and fragment; a group is one broken link.
   std::vector<std::uint32_t> order(all.size());
   std::iota(order.begin(), order.end(), 0u);
@@ -155,7 +157,7 @@ std::vector<broken_link> crawl_store::missing_fragments(std::size_t room) const 
   }
   starts.push_back(order.size());
   std::vector<broken_link> links;
-  links.reserve(starts.size() - 1 + room);
+  links.reserve(starts.size() - 1 + broken.size());
   for (std::size_t group = 0; group + 1 < starts.size(); ++group) {
     const std::size_t begin = starts[group];
     const std::size_t end = starts[group + 1];
@@ -175,6 +177,18 @@ std::vector<broken_link> crawl_store::missing_fragments(std::size_t room) const 
     }
   }
   std::ranges::sort(links, {}, &broken_link::url);
+  // Millions of them are most of a result: the few others are merged into their vector, which
+  // has room for them, from the back (a second vector of them all took 300 MB more at a
+  // million URLs). "page#frag" sorts right after "page".
+  std::size_t from_missing = links.size();
+  std::size_t from_broken = broken.size();
+  links.resize(from_missing + from_broken);
+  for (std::size_t to = links.size(); from_broken > 0;) {
+    const bool missing_last =
+        from_missing > 0 && !(links[from_missing - 1].url < broken[from_broken - 1].url);
+    links[--to] =
+        missing_last ? std::move(links[--from_missing]) : std::move(broken[--from_broken]);
+  }
   return links;
 }
 

@@ -96,10 +96,10 @@ class crawl_store final : public record_source {
   std::vector<std::string> referrers(url_id id) const;
   /// Where pages reference `id`, sorted by page, line and column.
   std::vector<link_source> sources(url_id id) const;
-  /// The references to a fragment that their page lacks, as broken links (the URL with its
-  /// fragment, the page's status, "missing fragment"), sorted by URL, in a vector with room
-  /// for `room` more.
-  std::vector<broken_link> missing_fragments(std::size_t room = 0) const;
+  /// `broken` (sorted by URL) with the references to a fragment that their page lacks merged
+  /// in as broken links (the URL with its fragment, the page's status, "missing fragment"),
+  /// sorted by URL.
+  std::vector<broken_link> with_missing_fragments(std::vector<broken_link> broken) const;
   /// True when the redirects recorded from `start` on reach `goal` (`start` itself counts)
   /// within `max_hops`: a redirect from `goal` to `start` closes a loop.
   bool redirects_reach(url_id start, url_id goal, int max_hops) const;
