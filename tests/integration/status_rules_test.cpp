@@ -44,7 +44,7 @@ class StatusRulesTest : public ::testing::Test {
     return run_crawl(options);
   }
 
-  static std::vector<std::string> urls_of(const std::vector<broken_link>& links) {
+  static std::vector<std::string> urls_of(const broken_list& links) {
     std::vector<std::string> all;
     for (const auto& link : links)
       all.push_back(link.url);

@@ -17,9 +17,11 @@ namespace corocrawl {
 namespace {
 
 crawl_result broken_at(std::vector<std::string> urls) {
-  crawl_result result;
+  std::vector<broken_link> broken;
   for (auto& url : urls)
-    result.broken.push_back({.url = std::move(url), .status = 404});
+    broken.push_back({.url = std::move(url), .status = 404});
+  crawl_result result;
+  result.broken = std::move(broken);
   return result;
 }
 

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "store/referrer_lists.hpp"
@@ -58,6 +60,19 @@ TEST(UrlTable, VeryLongUrlsUrlsWithNulAndEmptyOnes) {
   EXPECT_EQ(table.find(long_url), id);
   EXPECT_EQ(table.find(""), 3u);
   EXPECT_EQ(table.find("http://a.test/short"), 1u);
+  // The longest URL kept in a block and the shortest kept apart, enough of them to fill
+  // several blocks.
+  std::vector<std::pair<std::string, url_table::id>> edges;
+  for (int i = 0; i < 40; ++i) {
+    std::string text = "http://a.test/" + std::to_string(i) + "/";
+    text.resize(i % 2 == 0 ? 65535 : 65536, static_cast<char>('a' + i % 26));
+    const auto added = table.add(text);
+    edges.emplace_back(std::move(text), added);
+  }
+  for (const auto& [text, added] : edges) {
+    EXPECT_EQ(table[added], text);
+    EXPECT_EQ(table.find(text), added);
+  }
 }
 
 TEST(CrawlStore, RecordsComeBackAsTheyWentInSortedByUrl) {
@@ -109,6 +124,50 @@ TEST(CrawlStore, RecordsComeBackAsTheyWentInSortedByUrl) {
   EXPECT_EQ(store.at(2).url, "http://a.test/missing");
   EXPECT_EQ(store.at(3).next_url, "http://a.test/");
   EXPECT_EQ(store.at(3).referrer, "http://a.test/");
+}
+
+TEST(CrawlStore, ProblemsListMissingFragmentsAmongTheBrokenUrlsByUrl) {
+  auto store = std::make_shared<crawl_store>();
+  const auto root = store->add_url("http://a.test/", std::nullopt);
+  const auto a = store->add_url("http://a.test/a", root);     // broken
+  const auto ab = store->add_url("http://a.test/a/b", root);  // broken: sorts after "a#..."
+  const auto doc = store->add_url("http://a.test/a-doc", root);
+  // Broken, and before "a-doc#..." as text, though after "a-doc": the order is the text's.
+  const auto bang = store->add_url("http://a.test/a-doc!", root);
+  const auto slow = store->add_url("http://a.test/slow", root);  // a warning
+  const source_at from_root{.page = root, .element = "a", .attribute = "href", .line = 3};
+  store->finish(root, {.status = 200}, verdict::ok, std::vector<std::string>{});
+  store->finish(a, {.status = 404}, verdict::broken);
+  store->finish(ab, {.status = 410}, verdict::broken);
+  store->finish(bang, {.status = 404}, verdict::broken);
+  store->note_fragment(doc, "gone", from_root);  // waits for the page
+  store->finish(doc, {.status = 200}, verdict::ok, std::vector<std::string>{"here"});
+  store->note_fragment(doc, "here", from_root);
+  store->note_fragment(doc, "also-gone", {.page = root, .line = 9, .column = 2});
+  store->note_fragment(doc, "gone", {.page = root, .line = 1});  // one link, two places
+  store->note_fragment(root, "nowhere", {.page = root, .line = 5});
+  store->finish(slow, {.status = 200}, verdict::warning);
+  store->sort_by_url();
+
+  const broken_list broken = crawl_store::problems(store, verdict::broken);
+  std::vector<std::string> urls;
+  for (const broken_link& link : broken)
+    urls.push_back(link.url);
+  EXPECT_EQ(urls, (std::vector<std::string>{"http://a.test/#nowhere", "http://a.test/a",
+                                            "http://a.test/a-doc!", "http://a.test/a-doc#also-gone",
+                                            "http://a.test/a-doc#gone", "http://a.test/a/b"}));
+  const broken_link gone = broken[4];
+  EXPECT_EQ(gone.status, 200u);
+  EXPECT_EQ(gone.error, "missing fragment");
+  EXPECT_EQ(gone.referrers, std::vector<std::string>{"http://a.test/"});
+  ASSERT_EQ(gone.sources.size(), 2u);
+  EXPECT_EQ(gone.sources[0].line, 1u);
+  EXPECT_EQ(gone.sources[1].line, 3u);
+  EXPECT_EQ(broken[5].status, 410u);
+  const broken_list warnings = crawl_store::problems(store, verdict::warning);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].url, "http://a.test/slow");
+  EXPECT_TRUE(crawl_store::problems(store, verdict::rate_limited).empty());
 }
 
 TEST(CrawlStore, ReferrersAreKeptOnlyWhileAUrlMayTurnOutBroken) {

@@ -60,8 +60,10 @@ TEST(MarkdownReport, TextFromOutsideIsLiteral) {
 
 TEST(MarkdownReport, LongListsAreCut) {
   crawl_result result;
+  std::vector<broken_link> broken;
   for (std::size_t i = 0; i < markdown_rows_at_most + 5; ++i)
-    result.broken.push_back({.url = "http://a.test/" + std::to_string(i), .status = 404});
+    broken.push_back({.url = "http://a.test/" + std::to_string(i), .status = 404});
+  result.broken = std::move(broken);
   const auto text = markdown(result);
   EXPECT_NE(text.find("… and 5 more (see the JSON summary)"), std::string::npos);
   EXPECT_EQ(text.find("http\\:\\/\\/a\\.test\\/" + std::to_string(markdown_rows_at_most) + " "),

@@ -149,7 +149,7 @@ TEST(Passed, NeedsNothingBrokenAndNoInterruption) {
   result.interrupted = true;
   EXPECT_FALSE(passed(result));
   result.interrupted = false;
-  result.broken.push_back({"u", 404, std::nullopt, {}});
+  result.broken = {{"u", 404, std::nullopt, {}}};
   EXPECT_FALSE(passed(result));
 }
 
@@ -424,11 +424,12 @@ TEST(TextReport, PassedAndInterruptedVerdicts) {
 
 TEST(TextReport, NoControlCharacterOrIllFormedUtf8ReachesTheTerminal) {
   auto result = hostile_result();
-  auto& record = result.broken.front();
-  record.error =
+  auto broken = result.broken.front();
+  broken.error =
       "\x1B]0;owned\x07\x1B[2J\x1B[31mred\r\n\x9B"
       "1m\xC2\x9B"
       "1m\x7F";
+  result.broken = {broken};
   result.records = {{.url = "http://a.test/\x1B[8m",
                      .status = 200,
                      .error = "\tdetail",

@@ -50,13 +50,13 @@ struct baseline_comparison {
 };
 
 struct crawl_result {
-  std::vector<std::string> roots;         ///< root URLs crawled (directories as served)
-  std::vector<served_folder> folders;     ///< the folder roots, in the order given
-  record_list records;                    ///< one per URL fetched, sorted by url
-  std::vector<broken_link> broken;        ///< sorted by url
-  std::vector<broken_link> rate_limited;  ///< still answering 429 at the end; sorted by url
+  std::vector<std::string> roots;      ///< root URLs crawled (directories as served)
+  std::vector<served_folder> folders;  ///< the folder roots, in the order given
+  record_list records;                 ///< one per URL fetched, sorted by url
+  broken_list broken;                  ///< sorted by url
+  broken_list rate_limited;            ///< still answering 429 at the end; sorted by url
   /// Statuses that a --warn rule makes warnings: reported, never failing; sorted by url.
-  std::vector<broken_link> warnings;
+  broken_list warnings;
   std::vector<unchecked_url> unchecked;  ///< discovered, never checked; sorted by url
   std::vector<skipped_url> skipped;      ///< not fetched by a rule; sorted by url
   /// URLs a sitemap lists that no crawled page links to; sorted.

@@ -1,17 +1,13 @@
 #pragma once
 // What the crawler learned about each URL it fetched.
 
-#include <compare>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
-#include <iterator>
-#include <memory>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
+#include "corocrawl/built_list.hpp"
 #include "corocrawl/failure.hpp"
 
 namespace corocrawl {
@@ -41,74 +37,9 @@ struct fetch_record {
   bool cached = false;
 };
 
-/// Where a record_list's records come from: the crawl's own tables (or a vector, for a result
-/// made by hand). A library user reads records through record_list and never needs one.
-class record_source {
- public:
-  virtual ~record_source() = default;
-  virtual std::size_t size() const = 0;
-  virtual fetch_record at(std::size_t index) const = 0;  ///< index < size()
-};
-
-/// The records of a crawl: a read-only random-access range that builds each fetch_record
-/// when it is read. A crawl keeps its records in compact tables (URLs stored once, referred to
-/// by number), so a million records cost a fraction of a million fetch_records, and writing
-/// them out needs only one at a time. Copies share the records.
-class record_list {
- public:
-  class iterator {
-   public:
-    using iterator_concept = std::random_access_iterator_tag;
-    using iterator_category = std::input_iterator_tag;  // reading gives values, not references
-    using value_type = fetch_record;
-    using reference = fetch_record;
-    using difference_type = std::ptrdiff_t;
-
-    iterator() = default;
-    iterator(const record_source* source, std::size_t index) : source_(source), index_(index) {}
-    fetch_record operator*() const { return source_->at(index_); }
-    fetch_record operator[](difference_type n) const { return *(*this + n); }
-    iterator& operator++() { return *this += 1; }
-    iterator operator++(int) { return std::exchange(*this, *this + 1); }
-    iterator& operator--() { return *this -= 1; }
-    iterator operator--(int) { return std::exchange(*this, *this - 1); }
-    iterator& operator+=(difference_type n) {
-      index_ = static_cast<std::size_t>(static_cast<difference_type>(index_) + n);
-      return *this;
-    }
-    iterator& operator-=(difference_type n) { return *this += -n; }
-    friend iterator operator+(iterator it, difference_type n) { return it += n; }
-    friend iterator operator+(difference_type n, iterator it) { return it += n; }
-    friend iterator operator-(iterator it, difference_type n) { return it -= n; }
-    friend difference_type operator-(const iterator& a, const iterator& b) {
-      return static_cast<difference_type>(a.index_) - static_cast<difference_type>(b.index_);
-    }
-    friend bool operator==(const iterator& a, const iterator& b) { return a.index_ == b.index_; }
-    friend auto operator<=>(const iterator& a, const iterator& b) { return a.index_ <=> b.index_; }
-
-   private:
-    const record_source* source_ = nullptr;
-    std::size_t index_ = 0;
-  };
-
-  record_list() = default;
-  record_list(std::vector<fetch_record> records);  // NOLINT: implicit, for hand-made results
-  record_list(std::initializer_list<fetch_record> records);
-  explicit record_list(std::shared_ptr<const record_source> source);
-
-  std::size_t size() const { return source_ ? source_->size() : 0; }
-  bool empty() const { return size() == 0; }
-  fetch_record operator[](std::size_t index) const { return source_->at(index); }
-  /// Throws std::out_of_range when `index` >= size().
-  fetch_record at(std::size_t index) const;
-  fetch_record front() const { return (*this)[0]; }
-  fetch_record back() const { return (*this)[size() - 1]; }
-  iterator begin() const { return {source_.get(), 0}; }
-  iterator end() const { return {source_.get(), size()}; }
-
- private:
-  std::shared_ptr<const record_source> source_;
-};
+/// The records of a crawl, sorted by URL, each built when it is read (see built_list).
+using record_list = built_list<fetch_record>;
+using record_source = item_source<fetch_record>;
 
 /// The statuses the crawler follows as redirects: 300, 301, 302, 303, 307 and 308.
 bool is_redirect_status(unsigned status);
@@ -145,5 +76,8 @@ struct broken_link {
   std::vector<link_source> sources;    ///< sorted by page, line and column
   bool external = false;
 };
+
+/// Broken links, warnings or rate-limited URLs, sorted by URL, each built when it is read.
+using broken_list = built_list<broken_link>;
 
 }  // namespace corocrawl

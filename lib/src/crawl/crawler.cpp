@@ -346,23 +346,9 @@ crawl_result crawler::result() {
   result.unchecked = store_->unchecked();
   result.skipped = store_->skipped();
   result.frontier_peak = frontier_.peak();
-  for (const auto id : store_->keeping_referrers()) {  // sorted by URL
-    switch (store_->meaning(id)) {
-      case verdict::broken:
-        result.broken.push_back(store_->problem(id));
-        break;
-      case verdict::warning:
-        result.warnings.push_back(store_->problem(id));
-        break;
-      case verdict::rate_limited:
-        result.rate_limited.push_back(store_->problem(id));
-        break;
-      case verdict::ok:
-        break;
-    }
-  }
-  // Missing fragments are broken links too.
-  result.broken = store_->with_missing_fragments(std::move(result.broken));
+  result.broken = crawl_store::problems(store_, verdict::broken);
+  result.warnings = crawl_store::problems(store_, verdict::warning);
+  result.rate_limited = crawl_store::problems(store_, verdict::rate_limited);
   for (const auto id : sitemap_pages_) {
     if (!store_->linked(id)) result.orphans.emplace_back(store_->url(id));
   }

@@ -54,7 +54,7 @@ void write_command(std::ostream& out, std::string_view command, const broken_lin
       << "::" << escaped(problem_message(link, source, locate), false) << '\n';
 }
 
-void write_links(std::ostream& out, std::string_view command, const std::vector<broken_link>& links,
+void write_links(std::ostream& out, std::string_view command, const broken_list& links,
                  const page_locator& locate, const crawl_result* known_from = nullptr) {
   for (const auto& link : links) {
     // Breakage the baseline knew does not fail the build: a notice, not an error.

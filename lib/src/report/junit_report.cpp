@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -67,10 +69,23 @@ std::string places(const broken_link& link, const page_locator& locate) {
   return text;
 }
 
-const broken_link* find(const std::vector<broken_link>& links, std::string_view url) {
-  const auto it = std::ranges::lower_bound(links, url, {}, &broken_link::url);
-  return it != links.end() && it->url == url ? &*it : nullptr;
-}
+// Reads a problem list alongside the records: both are sorted by URL, so each problem is
+// built once, when the records reach it.
+class problem_cursor {
+ public:
+  explicit problem_cursor(const broken_list& links) : links_(links) {}
+  /// The problem of `url`, if any; `url` must not sort before the one asked about last.
+  const broken_link* find(std::string_view url) {
+    while ((!current_ || current_->url < url) && next_ < links_.size())
+      current_ = links_[next_++];
+    return current_ && current_->url == url ? &*current_ : nullptr;
+  }
+
+ private:
+  const broken_list& links_;
+  std::size_t next_ = 0;
+  std::optional<broken_link> current_;
+};
 
 void open_case(std::ostream& out, std::string_view url) {
   out << "    <testcase classname=\"corocrawl\" name=\"" << xml(url) << "\"";
@@ -115,13 +130,15 @@ void write_fixed(std::ostream& out, const crawl_result& result) {
 std::vector<bool> records_shown(const crawl_result& result, const page_locator& locate) {
   std::vector<bool> shown(result.records.size(), true);
   if (result.folders.empty()) return shown;
+  std::vector<bool> broken(result.records.size());
+  problem_cursor broken_at(result.broken);
+  for (std::size_t i = 0; i < result.records.size(); ++i)
+    broken[i] = broken_at.find(result.records[i].url) != nullptr;
   std::unordered_map<std::string, std::size_t> chosen;
   for (std::size_t i = 0; i < result.records.size(); ++i) {
-    const std::string url = result.records[i].url;
-    const auto [it, first] = chosen.try_emplace(locate(url), i);
+    const auto [it, first] = chosen.try_emplace(locate(result.records[i].url), i);
     if (first) continue;
-    const bool broken = find(result.broken, url) != nullptr;
-    if (broken && find(result.broken, result.records[it->second].url) == nullptr) {
+    if (broken[i] && !broken[it->second]) {
       shown[it->second] = false;
       it->second = i;
     } else {
@@ -158,17 +175,21 @@ void write_junit_report(std::ostream& out, const crawl_result& result, bool fail
       << "  <testsuite name=\"" << xml(name) << "\" tests=\"" << tests << "\" failures=\""
       << failures << "\" errors=\"" << result.unchecked.size() << "\" skipped=\""
       << result.skipped.size() + known << "\" time=\"" << time << "\">\n";
+  problem_cursor broken_at(result.broken);
+  problem_cursor limited_at(result.rate_limited);
+  problem_cursor warning_at(result.warnings);
   for (std::size_t i = 0; i < result.records.size(); ++i) {
     if (!shown[i]) continue;
     const fetch_record record = result.records[i];
-    if (const auto* broken = find(result.broken, record.url)) {
+    const auto* broken = broken_at.find(record.url);
+    const auto* limited = limited_at.find(record.url);
+    const auto* warning = warning_at.find(record.url);
+    if (broken) {
       write_broken(out, result, *broken, locate);
-    } else if (const auto* limited = find(result.rate_limited, record.url);
-               limited && fail_on_rate_limit) {
+    } else if (limited && fail_on_rate_limit) {
       write_problem(out, "failure", *limited, locate);
     } else {
       open_case(out, locate(record.url));
-      const auto* warning = find(result.warnings, record.url);
       if (!warning) warning = limited;
       if (warning) {
         out << ">\n      <system-out>"

@@ -42,7 +42,7 @@ std::string where(const broken_link& link, const page_locator& locate) {
   return cell.empty() ? "\\-" : cell;
 }
 
-void write_table(std::ostream& out, std::string_view title, const std::vector<broken_link>& links,
+void write_table(std::ostream& out, std::string_view title, const broken_list& links,
                  const page_locator& locate) {
   if (links.empty()) return;
   out << "\n### " << title << " (" << links.size() << ")\n\n";

@@ -2,11 +2,13 @@
 // How every report names a problem URL's state and the places pages reference it, so that the
 // text, Markdown, JUnit, SARIF and GitHub outputs say the same thing the same way.
 
+#include <cstddef>
 #include <cstdint>
 #include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "corocrawl/crawl.hpp"
@@ -49,15 +51,16 @@ inline std::vector<const link_source*> distinct_places(const std::vector<link_so
 
 /// A crawl's broken links as a baseline splits them: those it did not know, and those it did.
 struct broken_groups {
-  std::vector<broken_link> fresh;
-  std::vector<broken_link> known;
+  broken_list fresh;
+  broken_list known;
 };
 
 inline broken_groups split_by_baseline(const crawl_result& result) {
-  broken_groups groups;
-  for (const broken_link& link : result.broken)
-    (is_known(result, link.url) ? groups.known : groups.fresh).push_back(link);
-  return groups;
+  std::vector<std::size_t> fresh;
+  std::vector<std::size_t> known;
+  for (std::size_t i = 0; i < result.broken.size(); ++i)
+    (is_known(result, result.broken[i].url) ? known : fresh).push_back(i);
+  return {result.broken.picked(std::move(fresh)), result.broken.picked(std::move(known))};
 }
 
 /// "site/index.html:12:5 img src": the page as `locate` names it, line, column, element and

@@ -49,7 +49,7 @@ json::object location(std::string_view page, std::uint32_t line, std::uint32_t c
   return {{"physicalLocation", std::move(physical)}};
 }
 
-void add_results(json::array& results, const std::vector<broken_link>& links, bool error,
+void add_results(json::array& results, const broken_list& links, bool error,
                  const page_locator& locate, const crawl_result& result) {
   for (const auto& link : links) {
     const bool fragment = link.error == "missing fragment";

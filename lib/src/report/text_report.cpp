@@ -76,8 +76,8 @@ void write_sources(std::ostream& out, const std::vector<link_source>& sources,
   }
 }
 
-void write_links(std::ostream& out, std::string_view title, const std::vector<broken_link>& links,
-                 colour c, const text_style& style) {
+void write_links(std::ostream& out, std::string_view title, const broken_list& links, colour c,
+                 const text_style& style) {
   if (links.empty()) return;
   const painter paint{style.color};
   out << title << " (" << links.size() << "):\n";

@@ -110,97 +110,6 @@ stored_source crawl_store::stored(const source_at& source) {
   return {.page = source.page, .line = source.line, .column = source.column, .tag = it->second};
 }
 
-link_source crawl_store::source_of(const stored_source& source) const {
-  const auto& [element, attribute] = tags_[source.tag];
-  return {.page = std::string(urls_[source.page]),
-          .element = element,
-          .attribute = attribute,
-          .line = source.line,
-          .column = source.column};
-}
-
-std::vector<link_source> crawl_store::sources(url_id id) const {
-  std::vector<link_source> all;
-  for (const stored_source& source : source_lists_.entries(entries_[id].sources))
-    all.push_back(source_of(source));
-  std::ranges::sort(all);
-  return all;
-}
-
-broken_link crawl_store::problem(url_id id) const {
-  const auto& e = entries_[id];
-  broken_link link{.url = std::string(urls_[id]),
-                   .error = text(e.error),
-                   .referrers = referrers(id),
-                   .sources = sources(id),
-                   .external = e.external};
-  if (e.status != 0) link.status = e.status;
-  return link;
-}
-
-std::vector<broken_link> crawl_store::with_missing_fragments(
-    std::vector<broken_link> broken) const {
-  const auto& all = fragments_.missing_fragments();
-  if (all.empty()) return broken;
-  // The references grouped by URL and fragment; a group is one broken link.
-  std::vector<std::uint32_t> order(all.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::ranges::sort(order, {}, [&all](std::uint32_t i) {
-    return std::pair{all[i].target, all[i].fragment};
-  });
-  std::vector<std::size_t> starts;  // of the groups in `order`, and its end
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const auto& here = all[order[k]];
-    if (k == 0 || here.target != all[order[k - 1]].target ||
-        here.fragment != all[order[k - 1]].fragment)
-      starts.push_back(k);
-  }
-  starts.push_back(order.size());
-  std::vector<broken_link> links;
-  links.reserve(starts.size() - 1 + broken.size());
-  for (std::size_t group = 0; group + 1 < starts.size(); ++group) {
-    const std::size_t begin = starts[group];
-    const std::size_t end = starts[group + 1];
-    const auto& first = all[order[begin]];
-    auto& link = links.emplace_back();
-    link.url = std::string(urls_[first.target]) + "#" + std::string(first.fragment);
-    const auto page = page_state_of(first.target).page;
-    if (entries_[page].status != 0) link.status = entries_[page].status;
-    link.error = "missing fragment";
-    link.sources.reserve(end - begin);
-    for (std::size_t k = begin; k < end; ++k)
-      link.sources.push_back(source_of(all[order[k]].source));
-    std::ranges::sort(link.sources);
-    for (const auto& source : link.sources) {
-      if (link.referrers.empty() || link.referrers.back() != source.page)
-        link.referrers.push_back(source.page);
-    }
-  }
-  std::ranges::sort(links, {}, &broken_link::url);
-  // Millions of them are most of a result: the few others are merged into their vector, which
-  // has room for them, from the back (a second vector of them all took 300 MB more at a
-  // million URLs). "page#frag" sorts right after "page".
-  std::size_t from_missing = links.size();
-  std::size_t from_broken = broken.size();
-  links.resize(from_missing + from_broken);
-  for (std::size_t to = links.size(); from_broken > 0;) {
-    const bool missing_last =
-        from_missing > 0 && !(links[from_missing - 1].url < broken[from_broken - 1].url);
-    links[--to] =
-        missing_last ? std::move(links[--from_missing]) : std::move(broken[--from_broken]);
-  }
-  return links;
-}
-
-std::vector<std::string> crawl_store::referrers(url_id id) const {
-  std::vector<std::string> pages;
-  for (const url_id page : referrer_lists_.ids(entries_[id].referrers))
-    pages.emplace_back(urls_[page]);
-  std::ranges::sort(pages);
-  pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
-  return pages;
-}
-
 std::optional<std::string> crawl_store::first_referrer(url_id id) const {
   if (entries_[id].referrer == kNone) return std::nullopt;
   return std::string(urls_[entries_[id].referrer]);
@@ -222,6 +131,7 @@ void crawl_store::sort_by_url() {
     if (entries_[id].finished) order_.push_back(id);
   }
   order_ = sorted_by_url(std::move(order_));
+  group_missing_fragments();
 }
 
 fetch_record crawl_store::at(std::size_t index) const {
@@ -247,13 +157,6 @@ fetch_record crawl_store::record(url_id id) const {
   if (e.status != 0) record.status = e.status;
   if (e.referrer != kNone) record.referrer = std::string(urls_[e.referrer]);
   return record;
-}
-
-std::vector<crawl_store::url_id> crawl_store::keeping_referrers() const {
-  std::vector<url_id> kept;
-  std::ranges::copy_if(order_, std::back_inserter(kept),
-                       [this](url_id id) { return entries_[id].keeps_referrers; });
-  return kept;
 }
 
 std::vector<unchecked_url> crawl_store::unchecked() const {

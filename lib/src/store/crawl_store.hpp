@@ -9,12 +9,14 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "corocrawl/crawl.hpp"
@@ -96,27 +98,27 @@ class crawl_store final : public record_source {
   std::vector<std::string> referrers(url_id id) const;
   /// Where pages reference `id`, sorted by page, line and column.
   std::vector<link_source> sources(url_id id) const;
-  /// `broken` (sorted by URL) with the references to a fragment that their page lacks merged
-  /// in as broken links (the URL with its fragment, the page's status, "missing fragment"),
-  /// sorted by URL.
-  std::vector<broken_link> with_missing_fragments(std::vector<broken_link> broken) const;
   /// True when the redirects recorded from `start` on reach `goal` (`start` itself counts)
   /// within `max_hops`: a redirect from `goal` to `start` closes a loop.
   bool redirects_reach(url_id start, url_id goal, int max_hops) const;
 
-  /// Orders the records by URL; call once every record is in, before reading them.
+  /// Orders the records, and the missing fragments, by URL; call once every record is in,
+  /// before reading them.
   void sort_by_url();
 
   /// The record of finished URL `id`.
   fetch_record record(url_id id) const;
 
-  /// The finished URLs that kept their referrers, by URL (after sort_by_url()).
-  std::vector<url_id> keeping_referrers() const;
   /// What the record of finished URL `id` means.
   verdict meaning(url_id id) const { return static_cast<verdict>(entries_[id].meaning); }
   /// The broken link entry of finished URL `id`: its record's status and error, referrers
   /// and sources.
   broken_link problem(url_id id) const;
+  /// The finished URLs that kept their referrers as `meaning` (not ok), by URL, each built
+  /// when it is read; with verdict::broken, the references to a fragment their page lacks are
+  /// merged in as broken links (the URL with its fragment, the page's status, "missing
+  /// fragment"). After sort_by_url(); the list shares `store`.
+  static broken_list problems(std::shared_ptr<const crawl_store> store, verdict meaning);
 
   /// The URLs neither finished nor skipped (after a stop, or beyond max_urls), by URL.
   std::vector<unchecked_url> unchecked() const;
@@ -133,6 +135,7 @@ class crawl_store final : public record_source {
   fetch_record at(std::size_t index) const override;
 
  private:
+  class problem_source;
   static constexpr std::uint32_t kNone = 0xffff'ffff;
   static constexpr int kMaxDepth = 0xffff;              // deeper paths count as this deep
   using source_lists = pooled_lists<stored_source, 3>;  // 52-byte blocks
@@ -168,6 +171,11 @@ class crawl_store final : public record_source {
   // A record's content type and encoding (labels) and failure (its fetch_failure value or
   // kNone): they take few distinct values together, each stored once.
   using record_kind = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
+  // The references to one missing fragment of one page: [begin, end) in
+  // fragments_.missing_fragments() once sorted. Each is one broken link.
+  using fragment_group = std::pair<std::uint32_t, std::uint32_t>;
+  // A URL in pieces ("page", "#", "fragment"), ordered as if joined.
+  using joined_url = std::array<std::string_view, 3>;
 
   std::uint32_t label(const std::optional<std::string>& text);
   std::optional<std::string> text(std::uint32_t label) const;
@@ -180,6 +188,11 @@ class crawl_store final : public record_source {
   stored_source stored(const source_at& source);
   link_source source_of(const stored_source& source) const;
   fragment_checks::page_state page_state_of(url_id id) const;
+  void group_missing_fragments();
+  joined_url group_url(const fragment_group& group) const;
+  // The problems of `meaning`, by URL: url ids, and fragment groups marked by the top bit.
+  std::vector<std::uint32_t> problem_items(verdict meaning) const;
+  broken_link problem_item(std::uint32_t item) const;
 
   url_table urls_;
   std::deque<entry> entries_;  // by url_id
@@ -190,8 +203,9 @@ class crawl_store final : public record_source {
   std::unordered_map<std::string, std::uint32_t> tag_ids_;  // "element\x1fattribute"
   std::string tag_key_;                                     // stored()'s scratch
   fragment_checks fragments_;
-  std::vector<url_id> order_;              // the finished URLs, by URL
-  std::array<std::size_t, 4> finished_{};  // by verdict
+  std::vector<fragment_group> fragment_groups_;  // by URL, after sort_by_url()
+  std::vector<url_id> order_;                    // the finished URLs, by URL
+  std::array<std::size_t, 4> finished_{};        // by verdict
   std::vector<record_kind> kinds_;
   std::map<record_kind, std::uint32_t> kind_ids_;
   std::deque<std::string> labels_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/url/pct_string_view.hpp>
 #include <functional>
+#include <utility>
 
 #include "text/ascii.hpp"
 
@@ -24,11 +25,11 @@ bool fragment_checks::always_present(std::string_view fragment) {
 void fragment_checks::note(url_id target, std::string_view fragment, const stored_source& source,
                            const page_state& state) {
   if (always_present(fragment) || state.what == page_state::unchecked) return;
-  const waiting w{target, intern(fragment), source};
+  const reference r{target, intern(fragment), source};
   if (state.what == page_state::anchors) {
-    check(w, state.page);
+    check(r, state.page);
   } else {
-    waiting_[state.page].push_back(w);
+    waiting_[state.page].push_back(r);
   }
 }
 
@@ -41,8 +42,8 @@ void fragment_checks::page_parsed(url_id page, std::span<const std::string> anch
   hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
   const auto node = waiting_.extract(page);
   if (node.empty()) return;
-  for (const waiting& w : node.mapped())
-    check(w, page);
+  for (const reference& r : node.mapped())
+    check(r, page);
 }
 
 void fragment_checks::page_done(url_id url, const page_lookup& lookup) {
@@ -51,8 +52,8 @@ void fragment_checks::page_done(url_id url, const page_lookup& lookup) {
   const page_state state = lookup(url);
   if (state.what == page_state::unchecked) return;
   if (state.what == page_state::anchors) {
-    for (const waiting& w : node.mapped())
-      check(w, state.page);
+    for (const reference& r : node.mapped())
+      check(r, state.page);
     return;
   }
   if (state.page == url) return;  // nothing more will be known: dropped
@@ -71,9 +72,14 @@ bool fragment_checks::has(url_id page, std::string_view fragment) const {
   return escaped && std::ranges::binary_search(hashes, hash32(escaped->decode()));
 }
 
-void fragment_checks::check(const waiting& w, url_id page) {
-  const std::string_view fragment = fragments_[w.fragment];
-  if (!has(page, fragment)) missing_.push_back({w.target, fragment, w.source});
+void fragment_checks::check(const reference& r, url_id page) {
+  if (!has(page, fragments_[r.fragment])) missing_.push_back(r);
+}
+
+void fragment_checks::sort_missing() {
+  std::ranges::sort(missing_, {}, [](const reference& r) {
+    return std::pair{r.target, r.fragment};
+  });
 }
 
 std::uint32_t fragment_checks::intern(std::string_view fragment) {

@@ -31,10 +31,10 @@ class fragment_checks {
   /// Tells what is known of the page `url` leads to.
   using page_lookup = std::function<page_state(url_id url)>;
 
-  /// A reference whose fragment the page lacks.
-  struct missing {
-    url_id target;  ///< the URL linked to, without its fragment
-    std::string_view fragment;
+  /// A reference to a fragment of a page: 24 bytes, as millions may be kept.
+  struct reference {
+    url_id target;           ///< the URL linked to, without its fragment
+    std::uint32_t fragment;  ///< see fragment()
     stored_source source;
   };
 
@@ -54,25 +54,25 @@ class fragment_checks {
   /// with `lookup` (a redirect's target may be known now, or later), or dropped.
   void page_done(url_id url, const page_lookup& lookup);
 
-  /// The references whose fragment was missing, in the order found.
-  const std::deque<missing>& missing_fragments() const { return missing_; }
+  /// The references whose fragment was missing, in the order found, or as sort_missing()
+  /// left them.
+  const std::deque<reference>& missing_fragments() const { return missing_; }
+  /// Orders the missing references by target and fragment, so that the references to one
+  /// fragment of one page are together.
+  void sort_missing();
+  /// The text of fragment `id`.
+  std::string_view fragment(std::uint32_t id) const { return fragments_[id]; }
 
  private:
-  struct waiting {
-    url_id target;
-    std::uint32_t fragment;  // index into fragments_
-    stored_source source;
-  };
-
   bool has(url_id page, std::string_view fragment) const;
-  void check(const waiting& w, url_id page);
+  void check(const reference& r, url_id page);
   std::uint32_t intern(std::string_view fragment);
 
   std::unordered_map<url_id, std::vector<std::uint32_t>> anchors_;  // sorted hashes
-  std::unordered_map<url_id, std::vector<waiting>> waiting_;        // by the page waited for
+  std::unordered_map<url_id, std::vector<reference>> waiting_;      // by the page waited for
   std::deque<std::string> fragments_;
   std::unordered_map<std::string_view, std::uint32_t> fragment_ids_;  // views into fragments_
-  std::deque<missing> missing_;
+  std::deque<reference> missing_;
 };
 
 }  // namespace corocrawl

@@ -1,0 +1,118 @@
+#pragma once
+// A read-only random-access range whose items are built when they are read. A crawl keeps
+// what it found in compact tables (URLs stored once, referred to by number), so a million
+// records or broken links cost a fraction of a million structs, and writing them out needs
+// only one at a time. Copies of a list share its items.
+
+#include <compare>
+#include <cstddef>
+#include <initializer_list>
+#include <iterator>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace corocrawl {
+
+/// Where a built_list's items come from: the crawl's own tables, or a vector for a list made
+/// by hand. A library user reads items through built_list and never needs one.
+template <typename T>
+class item_source {
+ public:
+  virtual ~item_source() = default;
+  virtual std::size_t size() const = 0;
+  virtual T at(std::size_t index) const = 0;  ///< index < size()
+};
+
+template <typename T>
+class built_list {
+ public:
+  class iterator {
+   public:
+    using iterator_concept = std::random_access_iterator_tag;
+    using iterator_category = std::input_iterator_tag;  // reading gives values, not references
+    using value_type = T;
+    using reference = T;
+    using difference_type = std::ptrdiff_t;
+
+    iterator() = default;
+    iterator(const item_source<T>* source, std::size_t index) : source_(source), index_(index) {}
+    T operator*() const { return source_->at(index_); }
+    T operator[](difference_type n) const { return *(*this + n); }
+    iterator& operator++() { return *this += 1; }
+    iterator operator++(int) { return std::exchange(*this, *this + 1); }
+    iterator& operator--() { return *this -= 1; }
+    iterator operator--(int) { return std::exchange(*this, *this - 1); }
+    iterator& operator+=(difference_type n) {
+      index_ = static_cast<std::size_t>(static_cast<difference_type>(index_) + n);
+      return *this;
+    }
+    iterator& operator-=(difference_type n) { return *this += -n; }
+    friend iterator operator+(iterator it, difference_type n) { return it += n; }
+    friend iterator operator+(difference_type n, iterator it) { return it += n; }
+    friend iterator operator-(iterator it, difference_type n) { return it -= n; }
+    friend difference_type operator-(const iterator& a, const iterator& b) {
+      return static_cast<difference_type>(a.index_) - static_cast<difference_type>(b.index_);
+    }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.index_ == b.index_; }
+    friend auto operator<=>(const iterator& a, const iterator& b) { return a.index_ <=> b.index_; }
+
+   private:
+    const item_source<T>* source_ = nullptr;
+    std::size_t index_ = 0;
+  };
+
+  built_list() = default;
+  built_list(std::vector<T> items)  // NOLINT: implicit, for lists made by hand
+      : source_(std::make_shared<vector_source>(std::move(items))) {}
+  built_list(std::initializer_list<T> items) : built_list(std::vector<T>(items)) {}
+  explicit built_list(std::shared_ptr<const item_source<T>> source) : source_(std::move(source)) {}
+
+  std::size_t size() const { return source_ ? source_->size() : 0; }
+  bool empty() const { return size() == 0; }
+  T operator[](std::size_t index) const { return source_->at(index); }
+  /// Throws std::out_of_range when `index` >= size().
+  T at(std::size_t index) const {
+    if (index >= size())
+      throw std::out_of_range("built_list::at: no item " + std::to_string(index));
+    return (*this)[index];
+  }
+  T front() const { return (*this)[0]; }
+  T back() const { return (*this)[size() - 1]; }
+  iterator begin() const { return {source_.get(), 0}; }
+  iterator end() const { return {source_.get(), size()}; }
+
+  /// The items at `indexes` (each < size()), in that order, sharing this list's source.
+  built_list picked(std::vector<std::size_t> indexes) const {
+    return built_list(std::make_shared<picked_source>(source_, std::move(indexes)));
+  }
+
+ private:
+  class vector_source final : public item_source<T> {
+   public:
+    explicit vector_source(std::vector<T> items) : items_(std::move(items)) {}
+    std::size_t size() const override { return items_.size(); }
+    T at(std::size_t index) const override { return items_[index]; }
+
+   private:
+    std::vector<T> items_;
+  };
+
+  class picked_source final : public item_source<T> {
+   public:
+    picked_source(std::shared_ptr<const item_source<T>> all, std::vector<std::size_t> indexes)
+        : all_(std::move(all)), indexes_(std::move(indexes)) {}
+    std::size_t size() const override { return indexes_.size(); }
+    T at(std::size_t index) const override { return all_->at(indexes_[index]); }
+
+   private:
+    std::shared_ptr<const item_source<T>> all_;
+    std::vector<std::size_t> indexes_;
+  };
+
+  std::shared_ptr<const item_source<T>> source_;
+};
+
+}  // namespace corocrawl
