@@ -1,5 +1,7 @@
 #include <boost/json.hpp>
+#include <ostream>
 #include <string>
+#include <string_view>
 
 #include "corocrawl/report.hpp"
 #include "corocrawl/version.hpp"
@@ -49,31 +51,31 @@ json::object location(std::string_view page, std::uint32_t line, std::uint32_t c
   return {{"physicalLocation", std::move(physical)}};
 }
 
-void add_results(json::array& results, const broken_list& links, bool error,
-                 const page_locator& locate, const crawl_result& result) {
+// Writes a result per place of each of `links`, each after `separator` (then ",").
+void write_results(std::ostream& out, std::string_view& separator, const broken_list& links,
+                   bool error, const page_locator& locate, const crawl_result& result) {
   for (const auto& link : links) {
     const bool fragment = link.error == "missing fragment";
     const std::string_view rule_id = !error     ? "link-warning"
                                      : fragment ? "missing-fragment"
                                                 : "broken-link";
-    const auto add = [&](const link_source* source, json::array locations) {
-      results.emplace_back(
-          json::object{{"ruleId", rule_id},
+    const auto write = [&](const link_source* source, json::array locations) {
+      json::object one{{"ruleId", rule_id},
                        {"level", error ? "error" : "warning"},
                        {"message", {{"text", json_text(problem_message(link, source, locate))}}},
-                       {"locations", std::move(locations)}});
+                       {"locations", std::move(locations)}};
       // SARIF's own word for what a baseline knew: "unchanged"; else "new".
-      if (result.baseline)
-        results.back().as_object()["baselineState"] =
-            is_known(result, link.url) ? "unchanged" : "new";
+      if (result.baseline) one["baselineState"] = is_known(result, link.url) ? "unchanged" : "new";
+      out << separator << json::serialize(one);
+      separator = ",";
     };
     for (const link_source* source : distinct_places(link.sources, locate))
-      add(source, json::array{location(source->page, source->line, source->column, locate)});
+      write(source, json::array{location(source->page, source->line, source->column, locate)});
     if (link.sources.empty()) {
       json::array locations;
       if (!link.referrers.empty())
         locations.push_back(location(link.referrers.front(), 0, 0, locate));
-      add(nullptr, std::move(locations));
+      write(nullptr, std::move(locations));
     }
   }
 }
@@ -81,10 +83,6 @@ void add_results(json::array& results, const broken_list& links, bool error,
 }  // namespace
 
 void write_sarif_report(std::ostream& out, const crawl_result& result, const page_locator& locate) {
-  json::array results;
-  add_results(results, result.broken, true, locate, result);
-  add_results(results, result.warnings, false, locate, result);
-  add_results(results, result.rate_limited, false, locate, result);
   const json::object driver{
       {"name", "corocrawl"},
       {"version", version},
@@ -94,11 +92,15 @@ void write_sarif_report(std::ostream& out, const crawl_result& result, const pag
            rule("broken-link", "A link or reference to a URL that is broken"),
            rule("missing-fragment", "A link to a #fragment that its page does not have"),
            rule("link-warning", "A link whose status is reported as a warning, or rate limited")}}};
-  const json::object log{{"$schema", schema},
-                         {"version", "2.1.0"},
-                         {"runs", json::array{json::object{{"tool", {{"driver", driver}}},
-                                                           {"results", std::move(results)}}}}};
-  out << json::serialize(log) << '\n';
+  // One log, one run: written a result at a time, as there may be millions.
+  out << R"({"$schema":)" << json::serialize(json::string(schema))
+      << R"(,"version":"2.1.0","runs":[{"tool":)"
+      << json::serialize(json::object{{"driver", driver}}) << R"(,"results":[)";
+  std::string_view separator;
+  write_results(out, separator, result.broken, true, locate, result);
+  write_results(out, separator, result.warnings, false, locate, result);
+  write_results(out, separator, result.rate_limited, false, locate, result);
+  out << "]}]}\n";
 }
 
 }  // namespace corocrawl
