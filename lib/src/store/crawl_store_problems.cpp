@@ -60,10 +60,16 @@ broken_list crawl_store::problems(std::shared_ptr<const crawl_store> store, verd
 void crawl_store::group_missing_fragments() {
   fragments_.sort_missing();
   const auto& all = fragments_.missing_fragments();
+  const auto starts_group = [&all](std::uint32_t k) {
+    return k == 0 || all[k].target != all[k - 1].target || all[k].fragment != all[k - 1].fragment;
+  };
+  std::size_t groups = 0;
+  for (std::uint32_t k = 0; k < all.size(); ++k)
+    groups += starts_group(k) ? 1 : 0;
   fragment_groups_.clear();
+  fragment_groups_.reserve(groups);  // exactly: there may be millions
   for (std::uint32_t k = 0; k < all.size(); ++k) {
-    if (k == 0 || all[k].target != all[k - 1].target || all[k].fragment != all[k - 1].fragment)
-      fragment_groups_.emplace_back(k, k);
+    if (starts_group(k)) fragment_groups_.emplace_back(k, k);
     fragment_groups_.back().second = k + 1;
   }
   std::ranges::sort(fragment_groups_, [this](const auto& a, const auto& b) {

@@ -34,12 +34,18 @@ void fragment_checks::note(url_id target, std::string_view fragment, const store
 }
 
 void fragment_checks::page_parsed(url_id page, std::span<const std::string> anchors) {
-  auto& hashes = anchors_[page];
-  hashes.reserve(anchors.size());
+  auto& hashes = hash_scratch_;
+  hashes.clear();
   for (const auto& anchor : anchors)
     hashes.push_back(hash32(anchor));
   std::ranges::sort(hashes);
   hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+  if (anchor_hashes_.size() + hashes.size() < anchor_span::kNone) {
+    if (page >= anchors_.size()) anchors_.resize(std::size_t{page} + 1);
+    anchors_[page] = {static_cast<std::uint32_t>(anchor_hashes_.size()),
+                      static_cast<std::uint32_t>(hashes.size())};
+    anchor_hashes_.insert(anchor_hashes_.end(), hashes.begin(), hashes.end());
+  }
   const auto node = waiting_.extract(page);
   if (node.empty()) return;
   for (const reference& r : node.mapped())
@@ -62,14 +68,14 @@ void fragment_checks::page_done(url_id url, const page_lookup& lookup) {
 }
 
 bool fragment_checks::has(url_id page, std::string_view fragment) const {
-  const auto it = anchors_.find(page);
-  if (it == anchors_.end()) return true;
-  const auto& hashes = it->second;
-  if (std::ranges::binary_search(hashes, hash32(fragment))) return true;
+  if (page >= anchors_.size() || anchors_[page].begin == anchor_span::kNone) return true;
+  const auto begin = anchor_hashes_.begin() + anchors_[page].begin;
+  const auto end = begin + anchors_[page].count;
+  if (std::binary_search(begin, end, hash32(fragment))) return true;
   // As browsers do, the fragment percent-decoded is looked for too.
   if (fragment.find('%') == std::string_view::npos) return false;
   const auto escaped = boost::urls::make_pct_string_view(fragment);
-  return escaped && std::ranges::binary_search(hashes, hash32(escaped->decode()));
+  return escaped && std::binary_search(begin, end, hash32(escaped->decode()));
 }
 
 void fragment_checks::check(const reference& r, url_id page) {

@@ -68,8 +68,19 @@ class fragment_checks {
   void check(const reference& r, url_id page);
   std::uint32_t intern(std::string_view fragment);
 
-  std::unordered_map<url_id, std::vector<std::uint32_t>> anchors_;  // sorted hashes
-  std::unordered_map<url_id, std::vector<reference>> waiting_;      // by the page waited for
+  // A parsed page's ids: its hashes are anchor_hashes_[begin, begin + count), sorted.
+  struct anchor_span {
+    static constexpr std::uint32_t kNone = 0xffff'ffff;
+    std::uint32_t begin = kNone;  // kNone: not parsed (or past 2^32 hashes: not checked)
+    std::uint32_t count = 0;
+  };
+
+  // By url id, 8 bytes a URL, and the hashes back to back: a million pages' ids took a
+  // map node and a vector each, 96 bytes a page more.
+  std::vector<anchor_span> anchors_;
+  std::deque<std::uint32_t> anchor_hashes_;
+  std::vector<std::uint32_t> hash_scratch_;                     // page_parsed()'s
+  std::unordered_map<url_id, std::vector<reference>> waiting_;  // by the page waited for
   std::deque<std::string> fragments_;
   std::unordered_map<std::string_view, std::uint32_t> fragment_ids_;  // views into fragments_
   std::deque<reference> missing_;
