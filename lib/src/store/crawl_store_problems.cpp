@@ -88,7 +88,7 @@ std::vector<std::uint32_t> crawl_store::problem_items(verdict meaning) const {
     if (entries_[id].keeps_referrers && this->meaning(id) == meaning) ids.push_back(id);
   }
   if (meaning != verdict::broken || fragment_groups_.empty()) return ids;
-  // Missing fragments are broken links too: "page#fragment" sorts right after "page".
+  // Missing fragments are broken links too, merged in by their text ("page#fragment").
   std::vector<std::uint32_t> items;
   items.reserve(ids.size() + fragment_groups_.size());
   std::size_t next_id = 0;
