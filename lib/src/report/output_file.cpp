@@ -40,6 +40,7 @@ class descriptor_buffer final : public std::streambuf {
   }
 
   std::streamsize xsputn(const char* data, std::streamsize size) override {
+    if (size <= 0) return 0;  // an empty view's data may be null, which memcpy must not get
     if (size > epptr() - pptr()) {
       if (!drain()) return 0;
       if (size >= epptr() - pptr())

@@ -96,7 +96,7 @@ void write_sarif_report(std::ostream& out, const crawl_result& result, const pag
   out << R"({"$schema":)" << json::serialize(json::string(schema))
       << R"(,"version":"2.1.0","runs":[{"tool":)"
       << json::serialize(json::object{{"driver", driver}}) << R"(,"results":[)";
-  std::string_view separator;
+  std::string_view separator = "";
   write_results(out, separator, result.broken, true, locate, result);
   write_results(out, separator, result.warnings, false, locate, result);
   write_results(out, separator, result.rate_limited, false, locate, result);
