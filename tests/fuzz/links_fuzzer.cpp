@@ -99,7 +99,7 @@ void check_links(const links& found, std::string_view html) {
 links urls(const corocrawl::page_links& page) {
   links out;
   for (const corocrawl::page_link& link : page.links)
-    out.push_back(link.url);
+    out.emplace_back(link.url);
   return out;
 }
 

@@ -39,7 +39,7 @@ inline links extract(std::string_view html) {
 inline links urls(const page_links& page) {
   links out;
   for (const page_link& link : page.links)
-    out.push_back(link.url);
+    out.emplace_back(link.url);
   return out;
 }
 
@@ -72,7 +72,7 @@ inline void PrintTo(const flat_reference& r, std::ostream* os) {
 inline std::vector<flat_reference> flat(const page_links& page) {
   std::vector<flat_reference> out;
   for (const page_reference& r : page.references) {
-    out.push_back({page.links.at(r.link).url, page.links.at(r.link).kind, r.element,
+    out.push_back({std::string(page.links.at(r.link).url), page.links.at(r.link).kind, r.element,
                    std::string(r.attribute), r.fragment, r.line, r.column});
   }
   return out;
@@ -99,7 +99,7 @@ inline std::vector<std::pair<std::string, reference_kind>> link_entries(const pa
 // The three readings of `html` find the same: shrunk exactly what whole finds, compact the
 // same in source order. Returns the whole reading.
 inline page_links expect_readings_agree(std::string_view html) {
-  const page_links whole = extract_references(html, kPage, markup_reading::whole);
+  page_links whole = extract_references(html, kPage, markup_reading::whole);
   const page_links shrunk = extract_references(html, kPage, markup_reading::shrunk);
   const page_links compact = extract_references(html, kPage, markup_reading::compact);
   EXPECT_EQ(link_entries(shrunk), link_entries(whole)) << html;

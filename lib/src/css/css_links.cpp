@@ -22,16 +22,18 @@ class reference_appender {
 
   void add(const css::css_reference& found, std::string_view element, bool attribute,
            std::uint32_t line, std::uint32_t column) {
-    auto url = resolver_.resolve(found.url);
+    const auto url = resolver_.resolve_in_place(found.url);
     if (!url) return;
     const auto kind = found.import ? reference_kind::document : reference_kind::resource;
-    auto [entry, added] = index_.try_emplace(*url, static_cast<std::uint32_t>(page_.links.size()));
-    if (added) {
-      page_.links.push_back({std::move(*url), kind});
-    } else if (kind == reference_kind::document) {
-      page_.links[entry->second].kind = kind;
+    std::uint32_t link = 0;
+    if (const auto entry = index_.find(*url); entry != index_.end()) {
+      link = entry->second;
+      if (kind == reference_kind::document) page_.links[link].kind = kind;
+    } else {
+      link = page_.add_link(*url, kind);
+      index_.emplace(page_.links.back().url, link);  // a view of the page's own copy
     }
-    page_reference reference{.link = entry->second,
+    page_reference reference{.link = link,
                              .element = std::string(element),
                              .attribute = attribute      ? "style"
                                           : found.import ? "import"
@@ -46,7 +48,7 @@ class reference_appender {
  private:
   page_links& page_;
   link_resolver resolver_;
-  std::unordered_map<std::string, std::uint32_t> index_;
+  std::unordered_map<std::string_view, std::uint32_t> index_;  // views of the links' text
 };
 
 }  // namespace

@@ -15,6 +15,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <memory>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <utility>
@@ -255,9 +258,17 @@ std::vector<std::string> extract_links(std::string_view html, std::string_view p
   page_links page = read_page(html, page_url, reading, {}, nullptr, parse_limits{});
   std::vector<std::string> urls;
   urls.reserve(page.links.size());
-  for (page_link& link : page.links)
-    urls.push_back(std::move(link.url));
+  for (const page_link& link : page.links)
+    urls.emplace_back(link.url);
   return urls;
+}
+
+std::uint32_t page_links::add_link(std::string_view url, reference_kind kind) {
+  if (!link_text) link_text = std::make_unique<std::pmr::monotonic_buffer_resource>(4096);
+  auto* text = static_cast<char*>(link_text->allocate(std::max<std::size_t>(url.size(), 1), 1));
+  std::memcpy(text, url.data(), url.size());
+  links.push_back({std::string_view(text, url.size()), kind});
+  return static_cast<std::uint32_t>(links.size() - 1);
 }
 
 page_links extract_links_taking(std::string&& html, std::string_view page_url,

@@ -3,6 +3,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
+#include <memory_resource>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -33,7 +35,9 @@ struct parse_limits {
 enum class reference_kind : std::uint8_t { document, resource };
 
 struct page_link {
-  std::string url;      ///< resolved against the base, normalised by resolve_link (no fragment)
+  /// Resolved against the base, normalised by resolve_link (no fragment); its text is kept by
+  /// the page_links the link is in (page_links::add_link), and moves with it.
+  std::string_view url;
   reference_kind kind;  ///< document if any of its references is a document, else resource
 
   bool operator==(const page_link&) const = default;
@@ -75,6 +79,12 @@ struct page_links {
   std::string base;      ///< the URL relative references were resolved against
   std::string encoding;  ///< the page's, as sniffed (WHATWG name: "UTF-8", "windows-1252" ...)
   parse_outcome outcome = parse_outcome::complete;
+  /// The text of the links' URLs, back to back in blocks that stay where they are when the
+  /// page moves: a page's links cost a few allocations, not one each.
+  std::unique_ptr<std::pmr::monotonic_buffer_resource> link_text;
+
+  /// Appends a link to `url`, its text copied into link_text; returns its index in `links`.
+  std::uint32_t add_link(std::string_view url, reference_kind kind);
 };
 
 /// The references of a page handed over (see extract_references below for which: it is the

@@ -43,8 +43,9 @@ void reference_list::add(const found_reference& found, const place& at) {
 }
 
 void reference_list::take_into(page_links& page) && {
-  page.links = std::move(links_);
-  page.references = std::move(references_);
+  page.links = std::move(found_.links);
+  page.link_text = std::move(found_.link_text);
+  page.references = std::move(found_.references);
   page.base = resolver_.base();
 }
 
@@ -52,25 +53,26 @@ void reference_list::add(std::string_view written, const found_reference& found,
   const std::size_t hash = written.find('#');
   const std::uint32_t link = link_of(written.substr(0, hash));
   if (link == kUnresolved) return;
-  if (found.kind == reference_kind::document) links_[link].kind = reference_kind::document;
+  if (found.kind == reference_kind::document) found_.links[link].kind = reference_kind::document;
   page_reference reference{
       link, std::string(at.element), found.attribute, std::nullopt, at.line, at.column};
   if (hash != std::string_view::npos)
     reference.fragment = std::string(ascii::trim(written.substr(hash + 1)));
-  references_.push_back(std::move(reference));
+  found_.references.push_back(std::move(reference));
 }
 
 std::uint32_t reference_list::link_of(std::string_view written) {
   if (const auto known = resolved_.find(written); known != resolved_.end()) return known->second;
   std::uint32_t link = kUnresolved;
-  if (auto url = resolver_.resolve(legacy_encoding_ ? query_in_encoding(written) : written)) {
-    if (const auto entry = index_.find(std::string_view(*url)); entry != index_.end()) {
+  const auto url =
+      resolver_.resolve_in_place(legacy_encoding_ ? query_in_encoding(written) : written);
+  if (url) {
+    if (const auto entry = index_.find(*url); entry != index_.end()) {
       link = entry->second;
     } else {
-      link = static_cast<std::uint32_t>(links_.size());
-      index_.emplace(std::string_view(*url), link);
       // A resource until a reference makes it a document.
-      links_.push_back({std::move(*url), reference_kind::resource});
+      link = found_.add_link(*url, reference_kind::resource);
+      index_.emplace(found_.links.back().url, link);
     }
   }
   resolved_.emplace(written, link);

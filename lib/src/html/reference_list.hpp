@@ -39,14 +39,14 @@ class reference_list {
   void add(const found_reference& found, const place& at);
 
   // Makes room for `references` references (a page's reference tags give about one each).
-  void reserve(std::size_t references) { references_.reserve(references); }
+  void reserve(std::size_t references) { found_.references.reserve(references); }
 
   void take_into(page_links& page) &&;
 
  private:
   void add(std::string_view written, const found_reference& found, const place& at);
-  // The index in links_ of the URL `written` (without its fragment) resolves to, resolved once
-  // per page however often it is written (pages repeat their links: a Python doc page writes
+  // The index in found_.links of the URL `written` (without its fragment) resolves to, resolved
+  // once per page however often it is written (pages repeat their links: a Python doc page writes
   // 2,465 hrefs, 619 of them distinct); kUnresolved when it does not resolve.
   std::uint32_t link_of(std::string_view written);
   static constexpr std::uint32_t kUnresolved = 0xffff'ffff;
@@ -57,14 +57,15 @@ class reference_list {
   link_resolver resolver_;  // against the page's base URL
   bool legacy_encoding_;
   std::string_view encoding_;  // static
-  std::vector<page_link> links_;
-  std::vector<page_reference> references_;
+  page_links found_;           // its links, their text and the references
   // The maps' nodes and keys come from blocks freed with the list, not an allocation each:
   // fewer calls to malloc, which the parse threads share.
   using string_table =
       std::pmr::unordered_map<std::pmr::string, std::uint32_t, string_hash, std::equal_to<>>;
   std::pmr::monotonic_buffer_resource memory_{8192};
-  string_table index_{&memory_};     // links_ by URL
+  // found_.links by URL, keyed by views of the links' own text.
+  std::pmr::unordered_map<std::string_view, std::uint32_t, string_hash, std::equal_to<>> index_{
+      &memory_};
   string_table resolved_{&memory_};  // link_of()'s answers, by the text written
 };
 

@@ -165,34 +165,41 @@ link_resolver::link_resolver(std::string base) : base_(std::move(base)) {
   }
 }
 
-std::optional<std::string> link_resolver::resolve_plain(std::string_view link) const {
-  if (origin_length_ == 0) return std::nullopt;
+bool link_resolver::resolve_plain(std::string_view link, std::string& out) const {
+  if (origin_length_ == 0) return false;
   const std::size_t hash = link.find('#');
   if (hash != std::string_view::npos) link = link.substr(0, hash);
-  if (link.empty() || link.starts_with("//")) return std::nullopt;
+  if (link.empty() || link.starts_with("//")) return false;
   // Unreserved bytes and '/': what neither the WHATWG parser nor normalisation changes.
   for (const char c : link) {
-    if (!is_unreserved(c) && c != '/') return std::nullopt;
+    if (!is_unreserved(c) && c != '/') return false;
   }
-  std::string out;
   const bool absolute = link.front() == '/';
   const std::size_t kept = absolute ? origin_length_ : directory_length_;
-  out.reserve(kept + link.size());
-  out.append(base_, 0, kept).append(link);
+  out.assign(base_, 0, kept).append(link);
   remove_dot_segments(out, origin_length_);
-  return out;
+  return true;
 }
 
 std::optional<std::string> link_resolver::resolve(std::string_view link) {
+  const auto url = resolve_in_place(link);
+  if (!url) return std::nullopt;
+  return std::string(*url);
+}
+
+std::optional<std::string_view> link_resolver::resolve_in_place(std::string_view link) {
   if (!parts_) return std::nullopt;
-  if (auto plain = resolve_plain(link)) return plain;
+  if (resolve_plain(link, out_)) return out_;
   try {
     clean_href(link, href_);
     if (!browser_to_rfc3986(href_, scheme_, ref_)) return std::nullopt;
     const auto ref = urls::parse_uri_reference(ref_);
     if (!ref) return std::nullopt;
     resolve_reference(*parts_, *ref, resolved_);
-    return normalize_url(resolved_);
+    auto normalized = normalize_url(resolved_);
+    if (!normalized) return std::nullopt;
+    out_ = std::move(*normalized);
+    return out_;
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception&) {

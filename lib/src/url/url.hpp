@@ -41,6 +41,9 @@ class link_resolver {
 
   /// resolve_link(base(), link).
   std::optional<std::string> resolve(std::string_view link);
+  /// The same URL as resolve(), without a string of its own: the view is valid until the next
+  /// call.
+  std::optional<std::string_view> resolve_in_place(std::string_view link);
   const std::string& base() const { return base_; }
 
   /// What RFC 3986 5.2.2 reads of the base: views into base().
@@ -52,7 +55,8 @@ class link_resolver {
  private:
   // A link of letters, digits, "-._~/" (and a fragment) against a normalised http(s) base:
   // the same URL as the general path, without parsing.
-  std::optional<std::string> resolve_plain(std::string_view link) const;
+  // False when the link is not such a link.
+  bool resolve_plain(std::string_view link, std::string& out) const;
 
   std::string base_;
   std::optional<base_parts> parts_;  // none when base_ is not an absolute URL
@@ -62,6 +66,7 @@ class link_resolver {
   std::size_t directory_length_ = 0;
   std::string scheme_;  // lower-cased
   std::string href_, ref_, resolved_;
+  std::string out_;  // resolve_in_place()'s answer
 };
 
 /// The parts of a normalised http(s) URL that a request needs.
