@@ -4,12 +4,38 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "html/links.hpp"
 #include "links_test_support.hpp"
 
 namespace corocrawl::link_tests {
 namespace {
+
+// What every reading and the CSS scanner add links through: each URL once, a document
+// reference making it a document, the text kept by the page wherever the page moves.
+TEST(LinkIndex, ListsEachUrlOnceInThePagesOwnText) {
+  page_links page;
+  {
+    link_index links(page);
+    std::string url = "http://a.test/x";
+    EXPECT_EQ(links.link(url, kResource), 0U);
+    url = "http://a.test/y";  // the page keeps a copy, not a view of the caller's text
+    EXPECT_EQ(links.link(url, kResource), 1U);
+    EXPECT_EQ(links.link("http://a.test/x", kDocument), 0U);
+    EXPECT_EQ(links.link("http://a.test/y", kResource), 1U);
+  }
+  link_index more(page);  // a second index finds the links already there
+  EXPECT_EQ(more.link("http://a.test/y", kResource), 1U);
+  EXPECT_EQ(more.link("http://a.test/z", kDocument), 2U);
+  const page_links moved = std::move(page);
+  ASSERT_EQ(moved.links.size(), 3U);
+  EXPECT_EQ(moved.links[0].url, "http://a.test/x");
+  EXPECT_EQ(moved.links[0].kind, kDocument);
+  EXPECT_EQ(moved.links[1].url, "http://a.test/y");
+  EXPECT_EQ(moved.links[1].kind, kResource);
+  EXPECT_EQ(moved.links[2].url, "http://a.test/z");
+}
 
 TEST(ExtractReferences, EveryElementThatReferences) {
   const std::string html = R"(<html><head>

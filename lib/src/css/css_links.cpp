@@ -1,7 +1,6 @@
 #include "css/css_links.hpp"
 
 #include <string>
-#include <unordered_map>
 
 #include "css/css_references.hpp"
 #include "text/charset.hpp"
@@ -15,25 +14,14 @@ namespace {
 class reference_appender {
  public:
   reference_appender(page_links& page, std::string_view base)
-      : page_(page), resolver_(std::string(base)) {
-    for (std::uint32_t i = 0; i < page_.links.size(); ++i)
-      index_.emplace(page_.links[i].url, i);
-  }
+      : page_(page), resolver_(std::string(base)), links_(page) {}
 
   void add(const css::css_reference& found, std::string_view element, bool attribute,
            std::uint32_t line, std::uint32_t column) {
     const auto url = resolver_.resolve_in_place(found.url);
     if (!url) return;
     const auto kind = found.import ? reference_kind::document : reference_kind::resource;
-    std::uint32_t link = 0;
-    if (const auto entry = index_.find(*url); entry != index_.end()) {
-      link = entry->second;
-      if (kind == reference_kind::document) page_.links[link].kind = kind;
-    } else {
-      link = page_.add_link(*url, kind);
-      index_.emplace(page_.links.back().url, link);  // a view of the page's own copy
-    }
-    page_reference reference{.link = link,
+    page_reference reference{.link = links_.link(*url, kind),
                              .element = std::string(element),
                              .attribute = attribute      ? "style"
                                           : found.import ? "import"
@@ -48,7 +36,7 @@ class reference_appender {
  private:
   page_links& page_;
   link_resolver resolver_;
-  std::unordered_map<std::string_view, std::uint32_t> index_;  // views of the links' text
+  link_index links_;
 };
 
 }  // namespace

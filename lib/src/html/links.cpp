@@ -263,12 +263,25 @@ std::vector<std::string> extract_links(std::string_view html, std::string_view p
   return urls;
 }
 
-std::uint32_t page_links::add_link(std::string_view url, reference_kind kind) {
-  if (!link_text) link_text = std::make_unique<std::pmr::monotonic_buffer_resource>(4096);
-  auto* text = static_cast<char*>(link_text->allocate(std::max<std::size_t>(url.size(), 1), 1));
-  std::memcpy(text, url.data(), url.size());
-  links.push_back({std::string_view(text, url.size()), kind});
-  return static_cast<std::uint32_t>(links.size() - 1);
+link_index::link_index(page_links& page, std::pmr::memory_resource* memory)
+    : page_(page), index_(memory) {
+  for (std::uint32_t i = 0; i < page_.links.size(); ++i)
+    index_.emplace(page_.links[i].url, i);
+}
+
+std::uint32_t link_index::link(std::string_view url, reference_kind kind) {
+  if (const auto entry = index_.find(url); entry != index_.end()) {
+    if (kind == reference_kind::document) page_.links[entry->second].kind = kind;
+    return entry->second;
+  }
+  auto& text = page_.link_text;
+  if (!text) text = std::make_unique<std::pmr::monotonic_buffer_resource>(4096);
+  auto* copy = static_cast<char*>(text->allocate(std::max<std::size_t>(url.size(), 1), 1));
+  std::memcpy(copy, url.data(), url.size());
+  const auto added = static_cast<std::uint32_t>(page_.links.size());
+  page_.links.push_back({std::string_view(copy, url.size()), kind});
+  index_.emplace(page_.links.back().url, added);
+  return added;
 }
 
 page_links extract_links_taking(std::string&& html, std::string_view page_url,

@@ -9,7 +9,10 @@
 #include <stop_token>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
+
+#include "text/string_hash.hpp"
 
 namespace corocrawl {
 
@@ -80,11 +83,24 @@ struct page_links {
   std::string encoding;  ///< the page's, as sniffed (WHATWG name: "UTF-8", "windows-1252" ...)
   parse_outcome outcome = parse_outcome::complete;
   /// The text of the links' URLs, back to back in blocks that stay where they are when the
-  /// page moves: a page's links cost a few allocations, not one each.
+  /// page moves: a page's links cost a few allocations, not one each (see link_index).
   std::unique_ptr<std::pmr::monotonic_buffer_resource> link_text;
+};
 
-  /// Appends a link to `url`, its text copied into link_text; returns its index in `links`.
-  std::uint32_t add_link(std::string_view url, reference_kind kind);
+/// How links are added to a page, each distinct URL once: a URL listed already gives its
+/// index, a new one is appended with its text copied into the page's link_text. The page must
+/// outlive the index and gain links only through it.
+class link_index {
+ public:
+  explicit link_index(page_links& page,
+                      std::pmr::memory_resource* memory = std::pmr::get_default_resource());
+  /// The index in the page's links of `url`; a document reference makes the link a document.
+  std::uint32_t link(std::string_view url, reference_kind kind);
+
+ private:
+  page_links& page_;
+  // Keyed by views of the links' own text.
+  std::pmr::unordered_map<std::string_view, std::uint32_t, string_hash, std::equal_to<>> index_;
 };
 
 /// The references of a page handed over (see extract_references below for which: it is the

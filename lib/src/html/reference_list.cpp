@@ -66,15 +66,8 @@ std::uint32_t reference_list::link_of(std::string_view written) {
   std::uint32_t link = kUnresolved;
   const auto url =
       resolver_.resolve_in_place(legacy_encoding_ ? query_in_encoding(written) : written);
-  if (url) {
-    if (const auto entry = index_.find(*url); entry != index_.end()) {
-      link = entry->second;
-    } else {
-      // A resource until a reference makes it a document.
-      link = found_.add_link(*url, reference_kind::resource);
-      index_.emplace(found_.links.back().url, link);
-    }
-  }
+  // A resource until a reference makes it a document.
+  if (url) link = links_.link(*url, reference_kind::resource);
   resolved_.emplace(written, link);
   return link;
 }

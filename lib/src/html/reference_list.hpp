@@ -63,10 +63,8 @@ class reference_list {
   using string_table =
       std::pmr::unordered_map<std::pmr::string, std::uint32_t, string_hash, std::equal_to<>>;
   std::pmr::monotonic_buffer_resource memory_{8192};
-  // found_.links by URL, keyed by views of the links' own text.
-  std::pmr::unordered_map<std::string_view, std::uint32_t, string_hash, std::equal_to<>> index_{
-      &memory_};
-  string_table resolved_{&memory_};  // link_of()'s answers, by the text written
+  link_index links_{found_, &memory_};  // found_.links by URL
+  string_table resolved_{&memory_};     // link_of()'s answers, by the text written
 };
 
 }  // namespace corocrawl
