@@ -1,8 +1,6 @@
 #include "store/crawl_store.hpp"
 
 #include <algorithm>
-#include <iterator>
-#include <numeric>
 #include <utility>
 
 namespace corocrawl {

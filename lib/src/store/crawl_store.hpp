@@ -176,6 +176,7 @@ class crawl_store final : public record_source {
   using fragment_group = std::pair<std::uint32_t, std::uint32_t>;
   // A URL in pieces ("page", "#", "fragment"), ordered as if joined.
   using joined_url = std::array<std::string_view, 3>;
+  static bool joined_less(const joined_url& a, const joined_url& b);
 
   std::uint32_t label(const std::optional<std::string>& text);
   std::optional<std::string> text(std::uint32_t label) const;

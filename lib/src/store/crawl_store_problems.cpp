@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstring>
-#include <iterator>
 #include <memory>
 #include <utility>
 
@@ -15,10 +15,12 @@ namespace corocrawl {
 
 namespace {
 
-using joined_url = std::array<std::string_view, 3>;
+constexpr std::uint32_t kFragmentGroup = 0x8000'0000;  // an item that is a fragment group
 
-// Compares two URLs in pieces as if each were joined, without joining them.
-bool joined_less(const joined_url& a, const joined_url& b) {
+}  // namespace
+
+// Compares without joining the pieces.
+bool crawl_store::joined_less(const joined_url& a, const joined_url& b) {
   std::size_t ia = 0;
   std::size_t ib = 0;
   std::string_view ra = a[0];
@@ -35,10 +37,6 @@ bool joined_less(const joined_url& a, const joined_url& b) {
     rb.remove_prefix(n);
   }
 }
-
-constexpr std::uint32_t kFragmentGroup = 0x8000'0000;  // an item that is a fragment group
-
-}  // namespace
 
 // The problems of one verdict as a list's source: the store's items, sorted by URL.
 class crawl_store::problem_source final : public item_source<broken_link> {

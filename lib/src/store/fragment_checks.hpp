@@ -75,8 +75,8 @@ class fragment_checks {
     std::uint32_t count = 0;
   };
 
-  // By url id, 8 bytes a URL, and the hashes back to back: a million pages' ids took a
-  // map node and a vector each, 96 bytes a page more.
+  // By url id, 8 bytes a URL, and the hashes back to back: no allocation per page (a map
+  // node and a vector a page would cost some 96 bytes more).
   std::vector<anchor_span> anchors_;
   std::deque<std::uint32_t> anchor_hashes_;
   std::vector<std::uint32_t> hash_scratch_;                     // page_parsed()'s
