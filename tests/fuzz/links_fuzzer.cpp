@@ -146,7 +146,9 @@ flat_page flat(const corocrawl::page_links& page) {
   for (const corocrawl::page_reference& r : page.references) {
     if (r.link >= page.links.size()) continue;
     out.references.emplace_back(page.links[r.link].url, static_cast<int>(page.links[r.link].kind),
-                                r.element, std::string(r.attribute), r.fragment, r.line, r.column);
+                                std::string(r.element), std::string(r.attribute),
+                                r.fragment ? std::optional<std::string>(*r.fragment) : std::nullopt,
+                                r.line, r.column);
   }
   out.anchors = page.anchors;
   for (const corocrawl::inline_css& css : page.styles)

@@ -172,11 +172,11 @@ TEST(ExtractReferences, Fragments) {
       R"(<a href=" r.html# spaced "></a><a href="s.html"></a><a href="t.html#"></a>)"
       R"(<img srcset="i.png#one 1x, j.png#two 2x">)",
       kPage);
-  std::vector<std::optional<std::string>> fragments;
+  std::vector<std::optional<std::string_view>> fragments;
   for (const page_reference& r : page.references)
     fragments.push_back(r.fragment);
-  EXPECT_EQ(fragments, (std::vector<std::optional<std::string>>{"top", "sec%202", "dec", "spaced",
-                                                                std::nullopt, "", "one", "two"}));
+  EXPECT_EQ(fragments, (std::vector<std::optional<std::string_view>>{
+                           "top", "sec%202", "dec", "spaced", std::nullopt, "", "one", "two"}));
   EXPECT_EQ(page.links[0].url, kPage);  // links have no fragment
 }
 

@@ -274,14 +274,25 @@ std::uint32_t link_index::link(std::string_view url, reference_kind kind) {
     if (kind == reference_kind::document) page_.links[entry->second].kind = kind;
     return entry->second;
   }
-  auto& text = page_.link_text;
-  if (!text) text = std::make_unique<std::pmr::monotonic_buffer_resource>(4096);
-  auto* copy = static_cast<char*>(text->allocate(std::max<std::size_t>(url.size(), 1), 1));
-  std::memcpy(copy, url.data(), url.size());
   const auto added = static_cast<std::uint32_t>(page_.links.size());
-  page_.links.push_back({std::string_view(copy, url.size()), kind});
+  page_.links.push_back({keep(url), kind});
   index_.emplace(page_.links.back().url, added);
   return added;
+}
+
+std::string_view link_index::element(std::string_view name) {
+  for (const std::string_view kept : elements_) {
+    if (kept == name) return kept;
+  }
+  return elements_.emplace_back(keep(name));
+}
+
+std::string_view link_index::keep(std::string_view text) {
+  auto& blocks = page_.link_text;
+  if (!blocks) blocks = std::make_unique<std::pmr::monotonic_buffer_resource>(4096);
+  auto* copy = static_cast<char*>(blocks->allocate(std::max<std::size_t>(text.size(), 1), 1));
+  std::memcpy(copy, text.data(), text.size());
+  return {copy, text.size()};
 }
 
 page_links extract_links_taking(std::string&& html, std::string_view page_url,

@@ -39,7 +39,7 @@ enum class reference_kind : std::uint8_t { document, resource };
 
 struct page_link {
   /// Resolved against the base, normalised by resolve_link (no fragment); its text is kept by
-  /// the page_links the link is in (page_links::add_link), and moves with it.
+  /// the page_links the link is in (see link_index), and moves with it.
   std::string_view url;
   reference_kind kind;  ///< document if any of its references is a document, else resource
 
@@ -49,14 +49,15 @@ struct page_link {
 /// One reference as written in the page, in document order (source order for the compact
 /// reading).
 struct page_reference {
-  std::uint32_t link;          ///< index into page_links::links
-  std::string element;         ///< lower-case tag name ("img", "a", "meta"; "a" for SVG <a> too)
+  std::uint32_t link;  ///< index into page_links::links
+  /// Lower-case tag name ("img", "a", "meta"; "a" for SVG <a> too), kept by the page_links.
+  std::string_view element;
   std::string_view attribute;  ///< static string: "href", "src", "srcset", "data", "poster",
                                ///< "content", "xlink:href"
-  std::optional<std::string> fragment;  ///< the text after the first '#' of the URL as written
-                                        ///< (character references decoded, ASCII whitespace
-                                        ///< around it stripped), when it has a '#'
-  std::uint32_t line = 0;               ///< 1-based, of the tag's '<'
+  /// The text after the first '#' of the URL as written (character references decoded, ASCII
+  /// whitespace around it stripped), when it has a '#'; kept by the page_links.
+  std::optional<std::string_view> fragment;
+  std::uint32_t line = 0;    ///< 1-based, of the tag's '<'
   std::uint32_t column = 0;  ///< 1-based, in code points (UTF-8 lead bytes) from the line's start
 
   bool operator==(const page_reference&) const = default;
@@ -82,8 +83,9 @@ struct page_links {
   std::string base;      ///< the URL relative references were resolved against
   std::string encoding;  ///< the page's, as sniffed (WHATWG name: "UTF-8", "windows-1252" ...)
   parse_outcome outcome = parse_outcome::complete;
-  /// The text of the links' URLs, back to back in blocks that stay where they are when the
-  /// page moves: a page's links cost a few allocations, not one each (see link_index).
+  /// The text of the links' URLs and of the references' elements and fragments, back to back
+  /// in blocks that stay where they are when the page moves: a page's links and references
+  /// cost a few allocations, not one each (see link_index).
   std::unique_ptr<std::pmr::monotonic_buffer_resource> link_text;
 };
 
@@ -96,9 +98,14 @@ class link_index {
                       std::pmr::memory_resource* memory = std::pmr::get_default_resource());
   /// The index in the page's links of `url`; a document reference makes the link a document.
   std::uint32_t link(std::string_view url, reference_kind kind);
+  /// `name` kept in the page's text, once a page (a page names a few elements many times).
+  std::string_view element(std::string_view name);
+  /// `text` kept in the page's text.
+  std::string_view keep(std::string_view text);
 
  private:
   page_links& page_;
+  std::vector<std::string_view> elements_;  // the names element() kept
   // Keyed by views of the links' own text.
   std::pmr::unordered_map<std::string_view, std::uint32_t, string_hash, std::equal_to<>> index_;
 };

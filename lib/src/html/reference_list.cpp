@@ -55,9 +55,9 @@ void reference_list::add(std::string_view written, const found_reference& found,
   if (link == kUnresolved) return;
   if (found.kind == reference_kind::document) found_.links[link].kind = reference_kind::document;
   page_reference reference{
-      link, std::string(at.element), found.attribute, std::nullopt, at.line, at.column};
+      link, links_.element(at.element), found.attribute, std::nullopt, at.line, at.column};
   if (hash != std::string_view::npos)
-    reference.fragment = std::string(ascii::trim(written.substr(hash + 1)));
+    reference.fragment = links_.keep(ascii::trim(written.substr(hash + 1)));
   found_.references.push_back(std::move(reference));
 }
 
