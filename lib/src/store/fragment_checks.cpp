@@ -25,11 +25,10 @@ bool fragment_checks::always_present(std::string_view fragment) {
 void fragment_checks::note(url_id target, std::string_view fragment, const stored_source& source,
                            const page_state& state) {
   if (always_present(fragment) || state.what == page_state::unchecked) return;
-  const reference r{target, intern(fragment), source};
   if (state.what == page_state::anchors) {
-    check(r, state.page);
+    if (!has(state.page, fragment)) missing_.push_back({target, intern(fragment), source});
   } else {
-    waiting_[state.page].push_back(r);
+    waiting_[state.page].push_back({target, intern(fragment), source});
   }
 }
 
@@ -89,10 +88,8 @@ void fragment_checks::sort_missing() {
 }
 
 std::uint32_t fragment_checks::intern(std::string_view fragment) {
-  if (const auto it = fragment_ids_.find(fragment); it != fragment_ids_.end()) return it->second;
-  const auto id = static_cast<std::uint32_t>(fragments_.size());
-  fragment_ids_.emplace(fragments_.emplace_back(fragment), id);
-  return id;
+  if (const auto known = fragments_.find(fragment)) return *known;
+  return fragments_.add(fragment);
 }
 
 }  // namespace corocrawl

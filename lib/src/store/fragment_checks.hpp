@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "store/stored_source.hpp"
+#include "store/url_table.hpp"
 
 namespace corocrawl {
 
@@ -81,8 +82,9 @@ class fragment_checks {
   std::deque<std::uint32_t> anchor_hashes_;
   std::vector<std::uint32_t> hash_scratch_;                     // page_parsed()'s
   std::unordered_map<url_id, std::vector<reference>> waiting_;  // by the page waited for
-  std::deque<std::string> fragments_;
-  std::unordered_map<std::string_view, std::uint32_t> fragment_ids_;  // views into fragments_
+  // The text of the fragments references wait for or miss, each once (a fragment found at
+  // once is not kept): a few bytes besides the text, no allocation each.
+  url_table fragments_;
   std::deque<reference> missing_;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // The URLs of a crawl, each stored once and known by number: a URL costs its text and a NUL,
-// four bytes of reference and a few bytes of index, with no allocation per URL.
+// four bytes of reference and a few bytes of index, with no allocation per URL. (Any text
+// known by number can be kept so: fragment_checks keeps its fragments in one.)
 
 #include <cstddef>
 #include <cstdint>
