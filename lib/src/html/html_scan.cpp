@@ -1,7 +1,11 @@
 #include "html/html_scan.hpp"
 
 #include <array>
+#include <bit>
 #include <cstdint>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "text/ascii.hpp"
 
@@ -244,9 +248,32 @@ bool ends_as_data(std::string_view html, std::size_t begin, std::size_t end) {
   return true;
 }
 
+// Every page is searched, and markup is dense with '<': finding each with memchr cost 5% of
+// a crawl. Sixteen positions are tested at a time for a '<' followed by 'f' or 'F' (rare),
+// and only those for the whole name.
 bool mentions_frameset(std::string_view html) {
-  for (std::size_t lt = html.find('<'); lt != std::string_view::npos; lt = html.find('<', lt + 1)) {
-    if (ascii::iequals(html.substr(lt + 1, 8), "frameset")) return true;
+  const auto named_at = [html](std::size_t lt) {
+    return ascii::iequals(html.substr(lt + 1, 8), "frameset");
+  };
+  std::size_t from = 0;
+#if defined(__SSE2__)
+  const __m128i less_than = _mm_set1_epi8('<');
+  const __m128i lower_f = _mm_set1_epi8('f');
+  const __m128i case_bit = _mm_set1_epi8(0x20);  // 'F' | 0x20 == 'f', and no other byte
+  for (; from + 17 <= html.size(); from += 16) {
+    const char* const at = html.data() + from;
+    const __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + 1));
+    const __m128i both = _mm_and_si128(_mm_cmpeq_epi8(here, less_than),
+                                       _mm_cmpeq_epi8(_mm_or_si128(next, case_bit), lower_f));
+    for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(both)); mask != 0; mask &= mask - 1) {
+      if (named_at(from + static_cast<std::size_t>(std::countr_zero(mask)))) return true;
+    }
+  }
+#endif
+  for (std::size_t lt = html.find('<', from); lt != std::string_view::npos;
+       lt = html.find('<', lt + 1)) {
+    if (named_at(lt)) return true;
   }
   return false;
 }

@@ -1,7 +1,6 @@
 #pragma once
 // Lines and columns of offsets in a page, in one forward pass.
 
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -53,9 +52,10 @@ class position_counter {
     for (; end - p >= 8; p += 8) {
       std::uint64_t word;
       std::memcpy(&word, p, sizeof word);
-      // Bit 7 of each byte where bit 7 is set and bit 6 is not.
-      continuation +=
-          static_cast<std::size_t>(std::popcount(word & ~(word << 1) & 0x8080808080808080ULL));
+      // Bit 7 of each byte where bit 7 is set and bit 6 is not, summed by a multiply (std::popcount
+      // is a library call where the target may lack the instruction).
+      const std::uint64_t bits = (word & ~(word << 1) & 0x8080808080808080ULL) >> 7;
+      continuation += static_cast<std::size_t>((bits * 0x0101010101010101ULL) >> 56);
     }
     for (; p != end; ++p)
       continuation += (static_cast<unsigned char>(*p) & 0xC0) == 0x80 ? 1 : 0;

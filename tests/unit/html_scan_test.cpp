@@ -1,0 +1,57 @@
+// The tokenizer-level scans shared by the compact reading and the markup limiter.
+
+#include "html/html_scan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "html/text_positions.hpp"
+
+namespace corocrawl::html {
+namespace {
+
+// Every offset and length around the 16-byte steps of the search, each way of writing it.
+TEST(MentionsFrameset, FindsTheNameAtAnyOffsetInAnyCase) {
+  for (const std::string name : {"<frameset", "<FRAMESET", "<FrAmEsEt", "<frameset>"}) {
+    for (std::size_t before = 0; before < 40; ++before) {
+      for (const std::size_t after : {0, 1, 7, 16, 17}) {
+        const std::string html = std::string(before, 'x') + name + std::string(after, 'y');
+        EXPECT_TRUE(mentions_frameset(html)) << html;
+      }
+    }
+  }
+}
+
+TEST(MentionsFrameset, IgnoresNearMisses) {
+  for (const std::string miss :
+       {"<frame>", "<framesex", "frameset", "< frameset", "<fframeset", "<f", "<F",
+        "<footer><form><font>", "<\xe6rameset", "</frameset"}) {
+    for (std::size_t before = 0; before < 40; ++before) {
+      const std::string html = std::string(before, ' ') + miss + std::string(before % 5, 'f');
+      EXPECT_EQ(mentions_frameset(html), false) << html;
+    }
+  }
+  EXPECT_FALSE(mentions_frameset(""));
+  EXPECT_FALSE(mentions_frameset(std::string(1000, '<')));
+  EXPECT_FALSE(mentions_frameset(std::string(1000, '<') + "f"));
+}
+
+TEST(PositionCounter, CountsColumnsInCodePointsAcrossLongRuns) {
+  // Eight bytes at a time, then byte by byte: runs of every length, with two- to four-byte
+  // sequences at every alignment.
+  for (const std::string sequence : {"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80"}) {
+    for (std::size_t ascii = 0; ascii < 20; ++ascii) {
+      std::string text;
+      for (int i = 0; i < 5; ++i)
+        text += std::string(ascii, 'a') + sequence;
+      position_counter counter(text);
+      const text_position end = counter.at(text.size());
+      EXPECT_EQ(end.line, 1u);
+      EXPECT_EQ(end.column, 1 + 5 * (ascii + 1)) << ascii;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace corocrawl::html
