@@ -2,7 +2,6 @@
 
 #include <array>
 #include <cstddef>
-#include <cstring>
 
 namespace corocrawl::html {
 namespace {
@@ -152,6 +151,14 @@ constexpr std::array<std::uint8_t, kSlots> make_slots() {
 }
 
 constexpr auto kSlotTable = make_slots();
+
+// Names are a few bytes: compared here, where std::equal or == would call memcmp.
+bool same_bytes(std::string_view a, std::string_view b) {
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    if (a[k] != b[k]) return false;
+  }
+  return true;
+}
 static_assert(std::size(kNames) < 255);
 
 }  // namespace
@@ -162,10 +169,7 @@ std::uint32_t name_traits(std::string_view name) {
     const std::uint8_t entry = kSlotTable[slot];
     if (entry == 0) return 0;
     const named_traits& known = kNames[entry - 1];
-    if (known.name.size() == name.size() &&
-        std::memcmp(known.name.data(), name.data(), name.size()) == 0) {
-      return known.traits;
-    }
+    if (known.name.size() == name.size() && same_bytes(known.name, name)) return known.traits;
   }
 }
 

@@ -94,7 +94,7 @@ class link_tag_reader {
       note(lt, tag, true);
       return true;
     }
-    const std::string& name = tag.lower_name;
+    const std::string_view name = tag.lower_name;
     if (is_one_of(name, {"select", "frameset", "frame", "isindex"})) return false;
     const bool extras = !tag.kept[kId].empty() || !tag.kept[kStyle].empty();
     // These merge into an element there is, or nest in ways not followed here.
@@ -109,7 +109,7 @@ class link_tag_reader {
         tables_exact_ = tables_exact_ && tables_ == 0;
         ++tables_;
       }
-    } else if (is_table_part(name)) {
+    } else if ((tag.traits & table_part_trait) != 0) {
       table_seen_ = true;
       // In a template that starts with <col>, other tags are ignored.
       if (templates_ > 0 && name == "col") return false;
@@ -130,7 +130,7 @@ class link_tag_reader {
     if (name == "template") ++templates_;  // its content, not the template itself
     if (name == "plaintext") {
       pos_ = html_.size();  // the rest is text
-    } else if (is_raw_text(name)) {
+    } else if ((tag.traits & raw_text_trait) != 0) {
       const std::size_t end = raw_text_end(html_, name, tag.end);
       // After "<!--", a "<script" inside a script hides the end tag found.
       if (name == "script" && html_.substr(tag.end, end - tag.end).find("<!--") != npos)
@@ -143,7 +143,7 @@ class link_tag_reader {
       pos_ = end;
     } else if (name == "svg" || name == "math") {
       if (!tag.self_closing) {
-        foreign_.push_back(name);
+        foreign_.emplace_back(name);
         svg_ = name == "svg";  // the namespace of everything in the island
       }
     }
@@ -152,7 +152,7 @@ class link_tag_reader {
 
   bool html_end_tag(const scanned_tag& tag) {
     if ((tag.traits & reader_special_trait) == 0) return true;  // not template, table, form
-    const std::string& name = tag.lower_name;
+    const std::string_view name = tag.lower_name;
     if (name == "template") {
       if (templates_ > 0) --templates_;
     } else if (name == "table" && templates_ == 0) {
@@ -167,9 +167,9 @@ class link_tag_reader {
   // In an SVG or MathML island. False where the tree builder would leave it otherwise than
   // through its end tag.
   bool foreign_start_tag(std::size_t lt, const scanned_tag& tag) {
-    const std::string& name = tag.lower_name;
-    if (breaks_out_of_foreign_content(name) || (name == "font" && tag.has_font_attribute) ||
-        confuses_gumbo_in_foreign_content(name)) {
+    const std::string_view name = tag.lower_name;
+    if ((tag.traits & (breaks_out_trait | confuses_gumbo_trait)) != 0 ||
+        (name == "font" && tag.has_font_attribute)) {
       return false;
     }
     note(lt, tag, false);
@@ -183,7 +183,7 @@ class link_tag_reader {
       pos_ = end.end;
       return true;
     }
-    if (!tag.self_closing) foreign_.push_back(name);
+    if (!tag.self_closing) foreign_.emplace_back(name);
     return true;
   }
 
@@ -204,7 +204,7 @@ class link_tag_reader {
                     [&tag](std::size_t k) { return tag.kept[k].empty(); })) {
       return;
     }
-    const std::string& name = tag.lower_name;
+    const std::string_view name = tag.lower_name;
     const bool html_a = html && name == "a";
     const bool svg_a = !html && svg_ && name == "a";
     const bool image = html && name == "image";  // the tree builder makes it an <img>

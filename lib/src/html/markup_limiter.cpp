@@ -195,7 +195,7 @@ class markup_limiter {
   // Updates the open elements for a start tag (and skips raw text after it). False when the
   // tag is to be removed.
   bool track_start_tag(const scanned_tag& tag) {
-    const std::string& name = tag.lower_name;
+    const std::string_view name = tag.lower_name;
     if (in_foreign_content() &&
         (breaks_out_of_foreign_content(name) || (name == "font" && tag.has_font_attribute))) {
       while (in_foreign_content())
@@ -238,7 +238,7 @@ class markup_limiter {
     const bool element_svg =
         foreign ? open_.back().svg || (name == "svg" && open_.back().name == "annotation-xml")
                 : name == "svg";
-    open_.push_back({name, element_foreign, element_svg,
+    open_.push_back({std::string(name), element_foreign, element_svg,
                      element_foreign && !is_integration_point(tag, element_svg)});
     return true;
   }
