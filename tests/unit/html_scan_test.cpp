@@ -37,6 +37,23 @@ TEST(MentionsFrameset, IgnoresNearMisses) {
   EXPECT_FALSE(mentions_frameset(std::string(1000, '<') + "f"));
 }
 
+TEST(BareEndTag, IsAnEndTagWithNothingButItsNameAsTheTokenizerReadsIt) {
+  for (const std::string html : {"</span>", "</SPAN>x", "</h1>", "</my-el\x01>", "</a>"}) {
+    const auto bare = bare_end_tag_at(html, 0);
+    ASSERT_TRUE(bare) << html;
+    const token read = token_at(html, 0);
+    EXPECT_EQ(read.what, token::end_tag) << html;
+    EXPECT_EQ(bare->end, read.end) << html;
+    EXPECT_EQ(bare->name, read.tag.name) << html;
+  }
+  // Attributes, spaces, a slash, no '>', not a tag name, not an end tag: token_at reads them.
+  for (const std::string html : {"</span class=x>", "</span >", "</span/>", "</span", "</>",
+                                 "</1a>", "<span>", "<", "</", "</\n>"}) {
+    EXPECT_FALSE(bare_end_tag_at(html, 0)) << html;
+  }
+  EXPECT_EQ(bare_end_tag_at("text</p>", 4)->end, 8u);
+}
+
 TEST(PositionCounter, CountsColumnsInCodePointsAcrossLongRuns) {
   // Eight bytes at a time, then byte by byte: runs of every length, with two- to four-byte
   // sequences at every alignment.

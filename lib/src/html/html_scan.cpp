@@ -208,6 +208,16 @@ token token_at(std::string_view html, std::size_t lt) {
   return t;
 }
 
+std::optional<bare_end_tag> bare_end_tag_at(std::string_view html, std::size_t lt) {
+  const std::size_t n = html.size();
+  if (lt + 2 >= n || html[lt + 1] != '/' || !ascii::is_alpha(html[lt + 2])) return std::nullopt;
+  std::size_t i = lt + 3;
+  while (i < n && !in_class(html[i], name_end_class))
+    ++i;
+  if (i == n || html[i] != '>') return std::nullopt;
+  return bare_end_tag{html.substr(lt + 2, i - lt - 2), i + 1};
+}
+
 std::size_t comment_end(std::string_view html, std::size_t from) {
   const std::string_view text = html.substr(from);
   if (text.starts_with(">")) return from + 1;

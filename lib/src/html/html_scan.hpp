@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -93,6 +94,15 @@ struct token {
   scanned_tag tag;  // of end_tag and start_tag
 };
 token token_at(std::string_view html, std::size_t lt);
+
+// An end tag with nothing but its name ("</span>"), as the tokenizer reads it: most of a page's
+// end tags, read here without a token.
+struct bare_end_tag {
+  std::string_view name;  // as written
+  std::size_t end;        // one past '>'
+};
+// The end tag at html[lt] if it is bare, else nothing (a token_at() there reads it).
+std::optional<bare_end_tag> bare_end_tag_at(std::string_view html, std::size_t lt);
 
 // Where a comment whose text starts at `from` ends ("<!-->" and "--!>" included).
 std::size_t comment_end(std::string_view html, std::size_t from);

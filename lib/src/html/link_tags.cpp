@@ -6,6 +6,7 @@
 
 #include "html/html_scan.hpp"
 #include "html/text_positions.hpp"
+#include "text/ascii.hpp"
 
 namespace corocrawl {
 namespace {
@@ -59,6 +60,10 @@ class link_tag_reader {
     while (pos_ < n) {
       const std::size_t lt = html_.find('<', pos_);
       if (lt == std::string_view::npos) break;
+      if (const auto bare = bare_end_tag_at(html_, lt); bare && ends_nothing_read(bare->name)) {
+        pos_ = bare->end;
+        continue;
+      }
       const token t = token_at(html_, lt);
       pos_ = t.end;
       bool sure = true;
@@ -148,6 +153,15 @@ class link_tag_reader {
       }
     }
     return true;
+  }
+
+  // Whether end tag `name` (as written) changes nothing this reader follows, as
+  // html_end_tag() finds for all but template, table and form, outside SVG and MathML.
+  bool ends_nothing_read(std::string_view name) const {
+    if (!foreign_.empty()) return false;
+    const char first = ascii::to_lower(name.front());
+    return !((first == 't' && (name.size() == 5 || name.size() == 8)) ||
+             (first == 'f' && name.size() == 4));
   }
 
   bool html_end_tag(const scanned_tag& tag) {
