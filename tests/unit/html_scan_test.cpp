@@ -37,21 +37,24 @@ TEST(MentionsFrameset, IgnoresNearMisses) {
   EXPECT_FALSE(mentions_frameset(std::string(1000, '<') + "f"));
 }
 
-TEST(BareEndTag, IsAnEndTagWithNothingButItsNameAsTheTokenizerReadsIt) {
-  for (const std::string html : {"</span>", "</SPAN>x", "</h1>", "</my-el\x01>", "</a>"}) {
-    const auto bare = bare_end_tag_at(html, 0);
+TEST(BareTag, IsAStartOrEndTagWithNothingButItsNameAsTheTokenizerReadsIt) {
+  for (const std::string html : {"</span>", "</SPAN>x", "</h1>", "</my-el\x01>", "</a>", "<li>",
+                                 "<P>text", "<my-el\x01>", "<a>"}) {
+    const auto bare = bare_tag_at(html, 0);
     ASSERT_TRUE(bare) << html;
     const token read = token_at(html, 0);
-    EXPECT_EQ(read.what, token::end_tag) << html;
+    EXPECT_EQ(bare->end_tag, read.what == token::end_tag) << html;
+    EXPECT_EQ(bare->end_tag ? token::end_tag : token::start_tag, read.what) << html;
     EXPECT_EQ(bare->end, read.end) << html;
     EXPECT_EQ(bare->name, read.tag.name) << html;
   }
-  // Attributes, spaces, a slash, no '>', not a tag name, not an end tag: token_at reads them.
-  for (const std::string html : {"</span class=x>", "</span >", "</span/>", "</span", "</>",
-                                 "</1a>", "<span>", "<", "</", "</\n>"}) {
-    EXPECT_FALSE(bare_end_tag_at(html, 0)) << html;
+  // Attributes, spaces, a slash, no '>', not a tag name: token_at reads them.
+  for (const std::string html :
+       {"</span class=x>", "</span >", "</span/>", "</span", "</>", "</1a>", "<li class=x>",
+        "<br/>", "<li", "<", "</", "</\n>", "<!-- -->", "<1>", "< p>"}) {
+    EXPECT_FALSE(bare_tag_at(html, 0)) << html;
   }
-  EXPECT_EQ(bare_end_tag_at("text</p>", 4)->end, 8u);
+  EXPECT_EQ(bare_tag_at("text</p>", 4)->end, 8u);
 }
 
 TEST(PositionCounter, CountsColumnsInCodePointsAcrossLongRuns) {

@@ -208,14 +208,16 @@ token token_at(std::string_view html, std::size_t lt) {
   return t;
 }
 
-std::optional<bare_end_tag> bare_end_tag_at(std::string_view html, std::size_t lt) {
+std::optional<bare_tag> bare_tag_at(std::string_view html, std::size_t lt) {
   const std::size_t n = html.size();
-  if (lt + 2 >= n || html[lt + 1] != '/' || !ascii::is_alpha(html[lt + 2])) return std::nullopt;
-  std::size_t i = lt + 3;
+  const bool end_tag = lt + 1 < n && html[lt + 1] == '/';
+  const std::size_t name_begin = lt + (end_tag ? 2 : 1);
+  if (name_begin >= n || !ascii::is_alpha(html[name_begin])) return std::nullopt;
+  std::size_t i = name_begin + 1;
   while (i < n && !in_class(html[i], name_end_class))
     ++i;
   if (i == n || html[i] != '>') return std::nullopt;
-  return bare_end_tag{html.substr(lt + 2, i - lt - 2), i + 1};
+  return bare_tag{end_tag, html.substr(name_begin, i - name_begin), i + 1};
 }
 
 std::size_t comment_end(std::string_view html, std::size_t from) {

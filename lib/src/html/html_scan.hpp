@@ -95,14 +95,15 @@ struct token {
 };
 token token_at(std::string_view html, std::size_t lt);
 
-// An end tag with nothing but its name ("</span>"), as the tokenizer reads it: most of a page's
-// end tags, read here without a token.
-struct bare_end_tag {
+// A start or end tag with nothing but its name ("<li>", "</span>"), as the tokenizer reads it:
+// most of a page's end tags and many of its start tags, read here without a token.
+struct bare_tag {
+  bool end_tag;
   std::string_view name;  // as written
   std::size_t end;        // one past '>'
 };
-// The end tag at html[lt] if it is bare, else nothing (a token_at() there reads it).
-std::optional<bare_end_tag> bare_end_tag_at(std::string_view html, std::size_t lt);
+// The tag at html[lt] if it is bare, else nothing (a token_at() there reads it).
+std::optional<bare_tag> bare_tag_at(std::string_view html, std::size_t lt);
 
 // Where a comment whose text starts at `from` ends ("<!-->" and "--!>" included).
 std::size_t comment_end(std::string_view html, std::size_t from);

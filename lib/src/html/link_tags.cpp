@@ -1,6 +1,7 @@
 #include "html/link_tags.hpp"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <span>
 
@@ -60,7 +61,7 @@ class link_tag_reader {
     while (pos_ < n) {
       const std::size_t lt = html_.find('<', pos_);
       if (lt == std::string_view::npos) break;
-      if (const auto bare = bare_end_tag_at(html_, lt); bare && ends_nothing_read(bare->name)) {
+      if (const auto bare = bare_tag_at(html_, lt); bare && changes_nothing_read(*bare)) {
         pos_ = bare->end;
         continue;
       }
@@ -155,13 +156,23 @@ class link_tag_reader {
     return true;
   }
 
-  // Whether end tag `name` (as written) changes nothing this reader follows, as
-  // html_end_tag() finds for all but template, table and form, outside SVG and MathML.
-  bool ends_nothing_read(std::string_view name) const {
+  // Whether `tag` changes nothing this reader follows, outside SVG and MathML: an end tag but
+  // template, table and form (see html_end_tag()), a start tag whose element is not special
+  // to html_start_tag(), which would only note that it has no attributes.
+  bool changes_nothing_read(const bare_tag& tag) const {
     if (!foreign_.empty()) return false;
-    const char first = ascii::to_lower(name.front());
-    return !((first == 't' && (name.size() == 5 || name.size() == 8)) ||
-             (first == 'f' && name.size() == 4));
+    const std::string_view name = tag.name;
+    if (tag.end_tag) {
+      const char first = ascii::to_lower(name.front());
+      return !((first == 't' && (name.size() == 5 || name.size() == 8)) ||
+               (first == 'f' && name.size() == 4));
+    }
+    std::array<char, 16> lower{};
+    if (name.size() > lower.size()) return true;  // longer than any name with traits
+    for (std::size_t k = 0; k < name.size(); ++k)
+      lower[k] = ascii::to_lower(name[k]);
+    const std::uint32_t traits = name_traits({lower.data(), name.size()});
+    return (traits & (reader_special_trait | raw_text_trait | table_part_trait)) == 0;
   }
 
   bool html_end_tag(const scanned_tag& tag) {
