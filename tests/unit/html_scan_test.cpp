@@ -73,5 +73,34 @@ TEST(PositionCounter, CountsColumnsInCodePointsAcrossLongRuns) {
   }
 }
 
+TEST(PositionCounter, CountsLinesAndColumnsAsEachByteWouldAcrossOffsetsAskedInTurn) {
+  // Line feeds in bulk, CRs byte by byte: every text of these bytes, every offset in turn,
+  // against a count of one byte at a time.
+  const std::string alphabet = "ab\n\r\xc3\xa9\n\n";
+  std::string text;
+  for (std::size_t i = 0; i < 400; ++i)
+    text += alphabet[(i * 7 + i / 11) % alphabet.size()];
+  for (const std::size_t step : {1, 3, 8, 17, 64}) {
+    position_counter counter(text);
+    for (std::size_t offset = 0; offset <= text.size(); offset += step) {
+      text_position expected;
+      bool after_cr = false;
+      for (std::size_t k = 0; k < offset; ++k) {
+        const auto c = static_cast<unsigned char>(text[k]);
+        if (c == '\n' || c == '\r') {
+          if (!(c == '\n' && after_cr)) ++expected.line;
+          expected.column = 1;
+        } else if ((c & 0xC0) != 0x80) {
+          ++expected.column;
+        }
+        after_cr = c == '\r';
+      }
+      const text_position got = counter.at(offset);
+      EXPECT_EQ(got.line, expected.line) << step << " " << offset;
+      EXPECT_EQ(got.column, expected.column) << step << " " << offset;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace corocrawl::html
