@@ -79,6 +79,22 @@ TEST(ExtractLinks, TagWithVeryManyAttributes) {
   EXPECT_EQ(extract(html), (links{"http://example.com/dir/first", "http://example.com/dir/next"}));
 }
 
+// Any element may carry a style attribute, so a page may name as many elements as it has
+// references: each reference keeps its own element's name.
+TEST(ExtractReferences, VeryManyDistinctElementsWithStyles) {
+  std::string html;
+  for (int i = 0; i < 50000; ++i) {
+    const std::string name = "x" + std::to_string(i % 25000);
+    html +=
+        "<" + name + " style='background:url(i" + std::to_string(i % 7) + ".png)'></" + name + ">";
+  }
+  const page_links page = extract_references(html, kPage);
+  ASSERT_EQ(page.references.size(), 50000u);
+  for (std::size_t i = 0; i < page.references.size(); i += 997)
+    EXPECT_EQ(page.references[i].element, "x" + std::to_string(i % 25000)) << i;
+  EXPECT_EQ(page.links.size(), 7u);
+}
+
 TEST(ExtractLinks, IgnoredTagWithVeryManyAttributes) {
   std::string html = "<select><div";
   for (int i = 0; i < 100000; ++i)

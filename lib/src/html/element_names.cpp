@@ -151,6 +151,7 @@ constexpr std::array<std::uint8_t, kSlots> make_slots() {
 }
 
 constexpr auto kSlotTable = make_slots();
+static_assert(std::size(kNames) < 255);
 
 // Names are a few bytes: compared here, where std::equal or == would call memcmp.
 bool same_bytes(std::string_view a, std::string_view b) {
@@ -159,7 +160,6 @@ bool same_bytes(std::string_view a, std::string_view b) {
   }
   return true;
 }
-static_assert(std::size(kNames) < 255);
 
 }  // namespace
 

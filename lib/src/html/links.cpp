@@ -281,8 +281,12 @@ std::uint32_t link_index::link(std::string_view url, reference_kind kind) {
 }
 
 std::string_view link_index::element(std::string_view name) {
-  for (const std::string_view kept : elements_) {
-    if (kept == name) return kept;
+  // The last few names only: a hostile page's thousands of distinct elements (any element may
+  // carry a style attribute's url()) must not make each reference search them all.
+  constexpr std::size_t kLooked = 16;
+  const std::size_t first = elements_.size() > kLooked ? elements_.size() - kLooked : 0;
+  for (std::size_t k = elements_.size(); k > first; --k) {
+    if (elements_[k - 1] == name) return elements_[k - 1];
   }
   return elements_.emplace_back(keep(name));
 }

@@ -98,7 +98,8 @@ class link_index {
                       std::pmr::memory_resource* memory = std::pmr::get_default_resource());
   /// The index in the page's links of `url`; a document reference makes the link a document.
   std::uint32_t link(std::string_view url, reference_kind kind);
-  /// `name` kept in the page's text, once a page (a page names a few elements many times).
+  /// `name` kept in the page's text, mostly once a page (a page names a few elements many
+  /// times).
   std::string_view element(std::string_view name);
   /// `text` kept in the page's text.
   std::string_view keep(std::string_view text);
