@@ -52,6 +52,30 @@ TEST(CompactReading, EmptyValuesAreReadAsTheTreeReadsThem) {
   }
 }
 
+// Values with character references: those that read the same everywhere (amp, lt, gt, quot,
+// apos, numbers of printable ASCII, each ended by ';') are decoded without gumbo, and the chunk
+// stays plain; any other sends the chunk to gumbo. Either way the readings agree.
+TEST(CompactReading, CharacterReferencesInValuesAreReadAsTheTreeReadsThem) {
+  const auto plain_chunks = [](const std::string& html) {
+    const auto tags = read_link_tags(html);
+    return tags && std::ranges::all_of(tags->chunks, &link_chunk::plain);
+  };
+  for (const std::string value : {"a?b=1&amp;c=2", "&lt;&gt;&quot;&apos;", "x&#64;y&#x40;z&#X4a;",
+                                  "&#000037;&#38;amp;", "p.html#&#46;&#48;"}) {
+    const std::string html = "<a href='" + value + "'>x</a><img src=\"" + value + "\" srcset='" +
+                             value + " 2x'><a href=" + value + ">y</a>";
+    EXPECT_TRUE(plain_chunks(html)) << html;
+    expect_readings_agree(html);
+  }
+  for (const std::string value :
+       {"a&amp", "&AMP;", "&copy;", "&#x80;", "&#9;", "&#x1F600;", "&#;", "&#x;", "&#1234567;",
+        "&amp ;", "&", "a&b", "&ampx;", "caf\xc3\xa9&amp;"}) {
+    const std::string html = "<a href='" + value + "'>x</a><a href=" + value + ">y</a>";
+    EXPECT_FALSE(plain_chunks(html)) << html;
+    expect_readings_agree(html);
+  }
+}
+
 // Random documents from constructs that make references, anchors and styles, and those that
 // steer the tree builder: the three readings must agree on everything.
 TEST(CompactReading, FindsTheSameReferencesAnchorsAndStyles) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <optional>
 #include <span>
 
 #include "html/html_scan.hpp"
@@ -19,12 +20,62 @@ constexpr std::size_t kTagsPerChunk = 1024;
 
 // An attribute value that gumbo gives as written: no character reference, nothing it
 // replaces (NUL, CR, invalid UTF-8: here anything but printable ASCII, tab and LF).
+bool read_as_written(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return c != '&' && ((u >= 0x20 && u <= 0x7E) || c == '\t' || c == '\n');
+}
+
 bool as_written(std::string_view value) {
-  for (const char c : value) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '&' || ((u < 0x20 || u > 0x7E) && c != '\t' && c != '\n')) return false;
+  return std::all_of(value.begin(), value.end(), read_as_written);
+}
+
+// The printable ASCII character `reference` (what is between '&' and ';') stands for, if it
+// is one that reads the same in any attribute and needs no table: amp, lt, gt, quot, apos,
+// or a decimal or hexadecimal number; else nothing (gumbo reads it).
+std::optional<char> plain_reference(std::string_view reference) {
+  if (reference == "amp") return '&';
+  if (reference == "lt") return '<';
+  if (reference == "gt") return '>';
+  if (reference == "quot") return '"';
+  if (reference == "apos") return '\'';
+  if (reference.size() < 2 || reference[0] != '#') return std::nullopt;
+  const bool hex = reference[1] == 'x' || reference[1] == 'X';
+  const std::string_view digits = reference.substr(hex ? 2 : 1);
+  if (digits.empty() || digits.size() > 6) return std::nullopt;
+  std::uint32_t code = 0;
+  for (const char c : digits) {
+    int digit = -1;
+    if (c >= '0' && c <= '9') digit = c - '0';
+    if (hex && c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+    if (hex && c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+    if (digit < 0) return std::nullopt;
+    code = code * (hex ? 16 : 10) + static_cast<std::uint32_t>(digit);
   }
-  return true;
+  if (code < 0x20 || code > 0x7E) return std::nullopt;  // gumbo's rules for the rest
+  return static_cast<char>(code);
+}
+
+// Appends `value` to `out` with its character references decoded, when each is a
+// plain_reference() ended by ';' and all else reads as written; else false, `out` as it was.
+bool decode_plainly(std::string_view value, std::string& out) {
+  const std::size_t start = out.size();
+  std::size_t i = 0;
+  while (i < value.size()) {
+    if (value[i] != '&') {
+      if (!read_as_written(value[i])) break;
+      out += value[i++];
+      continue;
+    }
+    const std::size_t semicolon = value.find(';', i);
+    if (semicolon == std::string_view::npos) break;
+    const auto decoded = plain_reference(value.substr(i + 1, semicolon - i - 1));
+    if (!decoded) break;
+    out += *decoded;
+    i = semicolon + 1;
+  }
+  if (i == value.size()) return true;
+  out.resize(start);
+  return false;
 }
 
 // The attributes that hold an HTML element's references (those written for it to a chunk),
@@ -294,8 +345,17 @@ class link_tag_reader {
         const std::size_t written_at = out.size();
         out.append(writable_attribute(attribute));  // the attribute, or its name alone
         const std::string_view value = attribute_value(attribute);
-        chunk_.plain = chunk_.plain && as_written(value);
         place.present |= static_cast<std::uint8_t>(1U << i);
+        if (!as_written(value)) {
+          const std::size_t decoded_at = chunk_.decoded.size();
+          if (chunk_.plain && decode_plainly(value, chunk_.decoded)) {
+            place.decoded |= static_cast<std::uint8_t>(1U << i);
+            place.value_begin[i] = static_cast<std::uint32_t>(decoded_at);
+            place.value_size[i] = static_cast<std::uint32_t>(chunk_.decoded.size() - decoded_at);
+            continue;
+          }
+          chunk_.plain = false;
+        }
         // A value is where the attribute has it; an empty one (perhaps no view into it) is
         // empty anywhere.
         const std::size_t value_at =
@@ -364,7 +424,9 @@ class place_attributes final : public element_attributes {
                                     : (!xlink && kKeptAttributes[k] == name);
       if (!match) continue;
       if ((place_.present & (1U << i)) == 0) return std::nullopt;
-      return std::string_view(chunk_.markup).substr(place_.value_begin[i], place_.value_size[i]);
+      const std::string_view text =
+          (place_.decoded & (1U << i)) != 0 ? chunk_.decoded : chunk_.markup;
+      return text.substr(place_.value_begin[i], place_.value_size[i]);
     }
     return std::nullopt;
   }

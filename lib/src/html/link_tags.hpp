@@ -49,11 +49,13 @@ struct tag_place {
   std::uint32_t id_slot = kNoSlot;
   std::uint32_t name_slot = kNoSlot;
   std::uint32_t style_slot = kNoSlot;
-  // Its reference attributes' values as written (see link_chunk::plain), by the element's
-  // reference attributes in the order written: bit i of `present` says it has the i-th, whose
-  // value is link_chunk::markup[value_begin[i], + value_size[i]).
+  // Its reference attributes' values (see link_chunk::plain), by the element's reference
+  // attributes in the order written: bit i of `present` says it has the i-th, whose value is
+  // link_chunk::markup[value_begin[i], + value_size[i]) as written, or, where bit i of
+  // `decoded` is set, link_chunk::decoded[value_begin[i], + value_size[i]).
   bool svg = false;  // an SVG <a>, else an HTML element
   std::uint8_t present = 0;
+  std::uint8_t decoded = 0;
   std::array<std::uint32_t, 2> value_begin{};
   std::array<std::uint32_t, 2> value_size{};
 };
@@ -61,10 +63,11 @@ struct tag_place {
 struct link_chunk {
   std::string markup;             // the tags, as markup
   std::vector<tag_place> places;  // by offset
-  // Whether every value its tags hold reads as written: no character reference, nothing
-  // gumbo replaces. Then gumbo need not read the markup: plain_references() gives what the
-  // tree would.
+  // Whether every value its tags hold reads as written, or holds only character references
+  // HTML reads the same everywhere (decoded into `decoded`), and nothing gumbo replaces. Then
+  // gumbo need not read the markup: plain_references() gives what the tree would.
   bool plain = true;
+  std::string decoded;  // the reference values that held such character references, decoded
 };
 
 struct link_tags {
