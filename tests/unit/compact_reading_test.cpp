@@ -76,6 +76,27 @@ TEST(CompactReading, CharacterReferencesInValuesAreReadAsTheTreeReadsThem) {
   }
 }
 
+// Anchors and style attributes go the same way: a simple character reference is decoded
+// without gumbo, any other leaves the chunk to it.
+TEST(CompactReading, CharacterReferencesInAnchorsAndStylesAreReadAsTheTreeReadsThem) {
+  const auto plain_chunks = [](const std::string& html) {
+    const auto tags = read_link_tags(html);
+    return tags && std::ranges::all_of(tags->chunks, &link_chunk::plain);
+  };
+  for (const std::string html :
+       {"<div id='a&amp;b'></div><a name=n&#64;1 href=x>y</a>",
+        "<span style='background:url(&quot;i.png&quot;)'></span><a href=x id=&lt;top&gt;>z</a>"}) {
+    EXPECT_TRUE(plain_chunks(html)) << html;
+    expect_readings_agree(html);
+  }
+  for (const std::string html :
+       {"<div id='a&copy;b'></div><a href=x>y</a>", "<span style='x:&#1;'></span><a href=x>y</a>",
+        "<a name='n&amp' href=x>y</a>"}) {
+    EXPECT_FALSE(plain_chunks(html)) << html;
+    expect_readings_agree(html);
+  }
+}
+
 // Random documents from constructs that make references, anchors and styles, and those that
 // steer the tree builder: the three readings must agree on everything.
 TEST(CompactReading, FindsTheSameReferencesAnchorsAndStyles) {

@@ -18,13 +18,15 @@ using namespace html;  // NOLINT: this file reads HTML
 // gumbo parses each chunk on its own, so its tree stays small: about 300 bytes per tag.
 constexpr std::size_t kTagsPerChunk = 1024;
 
-// An attribute value that gumbo gives as written: no character reference, nothing it
-// replaces (NUL, CR, invalid UTF-8: here anything but printable ASCII, tab and LF).
+// A byte of an attribute value that gumbo gives as written: not the start of a character
+// reference, nothing it replaces (NUL, CR, invalid UTF-8: here anything but printable ASCII,
+// tab and LF).
 bool read_as_written(char c) {
   const auto u = static_cast<unsigned char>(c);
   return c != '&' && ((u >= 0x20 && u <= 0x7E) || c == '\t' || c == '\n');
 }
 
+// An attribute value that gumbo gives as written.
 bool as_written(std::string_view value) {
   return std::all_of(value.begin(), value.end(), read_as_written);
 }
@@ -306,10 +308,9 @@ class link_tag_reader {
     const bool styled = !attribute_value(tag.kept[kStyle]).empty();
     if (has_references || styled) at = positions_.at(lt);
     if (styled) {
-      const std::string_view value = attribute_value(tag.kept[kStyle]);
-      if (as_written(value)) {
+      if (auto text = plain_value(attribute_value(tag.kept[kStyle]))) {
         tags_.styles.emplace_back(
-            inline_css{std::string(value), std::string(element), true, at.line, at.column});
+            inline_css{std::move(*text), std::string(element), true, at.line, at.column});
       } else {
         style_slot = static_cast<std::uint32_t>(tags_.styles.size());
         tags_.styles.emplace_back();
@@ -376,13 +377,21 @@ class link_tag_reader {
     }
   }
 
-  // Adds the anchor of an id or name attribute as written (when it has a value): its slot
-  // when gumbo must decode it, else kNoSlot.
+  // An anchor's or a style's value as the tree holds it, when gumbo is not needed for that:
+  // as written, or with only character references decode_plainly() decodes.
+  static std::optional<std::string> plain_value(std::string_view value) {
+    std::string text;
+    if (!decode_plainly(value, text)) return std::nullopt;
+    return text;
+  }
+
+  // Adds the anchor of an id or name attribute (when it has a value): its slot when gumbo
+  // must decode it, else kNoSlot.
   std::uint32_t anchor(std::string_view attribute) {
     const std::string_view value = attribute_value(attribute);
     if (value.empty()) return kNoSlot;
-    if (as_written(value)) {
-      tags_.anchors.emplace_back(std::string(value));
+    if (auto text = plain_value(value)) {
+      tags_.anchors.emplace_back(std::move(*text));
       return kNoSlot;
     }
     tags_.anchors.emplace_back();
