@@ -215,10 +215,9 @@ class link_tag_reader {
   bool changes_nothing_read(const bare_tag& tag) const {
     if (!foreign_.empty()) return false;
     const std::string_view name = tag.name;
-    if (tag.end_tag) {
-      const char first = ascii::to_lower(name.front());
-      return !((first == 't' && (name.size() == 5 || name.size() == 8)) ||
-               (first == 'f' && name.size() == 4));
+    if (tag.end_tag) {  // by name, not traits: most end tags come this way
+      return !ascii::iequals(name, "template") && !ascii::iequals(name, "table") &&
+             !ascii::iequals(name, "form");
     }
     std::array<char, 16> lower{};
     if (name.size() > lower.size()) return true;  // longer than any name with traits
