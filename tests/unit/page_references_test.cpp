@@ -28,7 +28,19 @@ TEST(LinkIndex, ListsEachUrlOnceInThePagesOwnText) {
   link_index more(page);  // a second index finds the links already there
   EXPECT_EQ(more.link("http://a.test/y", kResource), 1U);
   EXPECT_EQ(more.link("http://a.test/z", kDocument), 2U);
+  // Element names are kept once while they recur; any text is kept as given.
+  std::string name = "img";
+  const std::string_view img = more.element(name);
+  name = "div";
+  EXPECT_EQ(img, "img");
+  EXPECT_EQ(more.element("img").data(), img.data());
+  EXPECT_NE(more.element("div").data(), img.data());
+  const std::string_view fragment = more.keep("sec-1");
+  const std::string_view empty = more.keep("");
   const page_links moved = std::move(page);
+  EXPECT_EQ(img, "img");  // the views outlive the move
+  EXPECT_EQ(fragment, "sec-1");
+  EXPECT_TRUE(empty.empty());
   ASSERT_EQ(moved.links.size(), 3U);
   EXPECT_EQ(moved.links[0].url, "http://a.test/x");
   EXPECT_EQ(moved.links[0].kind, kDocument);
