@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <iterator>
 #include <optional>
 #include <span>
+#include <system_error>
 
 #include "html/html_scan.hpp"
 #include "html/text_positions.hpp"
@@ -45,13 +47,10 @@ std::optional<char> plain_reference(std::string_view reference) {
   const std::string_view digits = reference.substr(hex ? 2 : 1);
   if (digits.empty() || digits.size() > 6) return std::nullopt;
   std::uint32_t code = 0;
-  for (const char c : digits) {
-    int digit = -1;
-    if (c >= '0' && c <= '9') digit = c - '0';
-    if (hex && c >= 'a' && c <= 'f') digit = c - 'a' + 10;
-    if (hex && c >= 'A' && c <= 'F') digit = c - 'A' + 10;
-    if (digit < 0) return std::nullopt;
-    code = code * (hex ? 16 : 10) + static_cast<std::uint32_t>(digit);
+  const char* const end = digits.data() + digits.size();
+  if (const auto read = std::from_chars(digits.data(), end, code, hex ? 16 : 10);
+      read.ec != std::errc{} || read.ptr != end) {
+    return std::nullopt;
   }
   if (code < 0x20 || code > 0x7E) return std::nullopt;  // gumbo's rules for the rest
   return static_cast<char>(code);
