@@ -52,14 +52,16 @@ TEST(CompactReading, EmptyValuesAreReadAsTheTreeReadsThem) {
   }
 }
 
+// Whether the compact reading reads `html` with no chunk left to gumbo.
+bool plain_chunks(const std::string& html) {
+  const auto tags = read_link_tags(html);
+  return tags && std::ranges::all_of(tags->chunks, &link_chunk::plain);
+}
+
 // Values with character references: those that read the same everywhere (amp, lt, gt, quot,
 // apos, numbers of printable ASCII, each ended by ';') are decoded without gumbo, and the chunk
 // stays plain; any other sends the chunk to gumbo. Either way the readings agree.
 TEST(CompactReading, CharacterReferencesInValuesAreReadAsTheTreeReadsThem) {
-  const auto plain_chunks = [](const std::string& html) {
-    const auto tags = read_link_tags(html);
-    return tags && std::ranges::all_of(tags->chunks, &link_chunk::plain);
-  };
   for (const std::string value : {"a?b=1&amp;c=2", "&lt;&gt;&quot;&apos;", "x&#64;y&#x40;z&#X4a;",
                                   "&#000037;&#38;amp;", "p.html#&#46;&#48;"}) {
     const std::string html = "<a href='" + value + "'>x</a><img src=\"" + value + "\" srcset='" +
@@ -79,10 +81,6 @@ TEST(CompactReading, CharacterReferencesInValuesAreReadAsTheTreeReadsThem) {
 // Anchors and style attributes go the same way: a simple character reference is decoded
 // without gumbo, any other leaves the chunk to it.
 TEST(CompactReading, CharacterReferencesInAnchorsAndStylesAreReadAsTheTreeReadsThem) {
-  const auto plain_chunks = [](const std::string& html) {
-    const auto tags = read_link_tags(html);
-    return tags && std::ranges::all_of(tags->chunks, &link_chunk::plain);
-  };
   for (const std::string html :
        {"<div id='a&amp;b'></div><a name=n&#64;1 href=x>y</a>",
         "<span style='background:url(&quot;i.png&quot;)'></span><a href=x id=&lt;top&gt;>z</a>"}) {
