@@ -1,6 +1,7 @@
-// The parse threads when the system refuses threads (a container's thread limit, ulimit -v):
-// fewer threads, or a clear error, never a hang. Each case runs in a child process (a death
-// test), whose address space is limited so that only a few threads' stacks fit.
+// The parse threads: a waiting job taken by the event loop's thread (run_one_here), and the
+// pool when the system refuses threads (a container's thread limit, ulimit -v): fewer threads,
+// or a clear error, never a hang. Each of the latter runs in a child process (a death test),
+// whose address space is limited so that only a few threads' stacks fit.
 #include "crawl/parse_pool.hpp"
 
 #include <gtest/gtest.h>
@@ -11,10 +12,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <future>
 #include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
+#include <vector>
 
 namespace corocrawl {
 namespace {
@@ -51,6 +54,60 @@ bool runs_a_job(parse_pool& pool) {
       }));
   context.run();
   return got == "parsed" && ran_on != std::this_thread::get_id();
+}
+
+// A job that gives `name` back as its page's base, noting the thread it ran on.
+auto named_job(std::string name, std::thread::id& ran_on) {
+  return [name = std::move(name), &ran_on] {
+    ran_on = std::this_thread::get_id();
+    page_links page;
+    page.base = name;
+    return page;
+  };
+}
+
+TEST(ParsePool, TheEventLoopsThreadRunsAWaitingJobButNotOneThatMustRunAlone) {
+  parse_pool pool(1);
+  boost::asio::io_context context;
+  std::vector<std::string> done;
+  // The handler, on the event loop, that notes each job's base as it completes.
+  const auto note = [&] {
+    return boost::asio::bind_executor(context, [&](std::exception_ptr error, page_links page) {
+      done.push_back(error ? "error" : page.base);
+    });
+  };
+  // The pool's one thread is kept busy until `release` is set, so that what is queued after
+  // waits for it.
+  std::promise<void> release;
+  std::promise<void> started;
+  std::thread::id busy_on;
+  pool.async_run(
+      [&, opened = release.get_future().share()] {
+        busy_on = std::this_thread::get_id();
+        started.set_value();
+        opened.wait();
+        page_links page;
+        page.base = "busy";
+        return page;
+      },
+      false, note());
+  started.get_future().wait();
+
+  EXPECT_FALSE(pool.run_one_here());  // nothing waits
+
+  std::thread::id alone_on;
+  std::thread::id small_on;
+  pool.async_run(named_job("alone", alone_on), true, note());
+  pool.async_run(named_job("small", small_on), false, note());
+  EXPECT_TRUE(pool.run_one_here());  // "small", behind "alone", which it must leave
+  EXPECT_EQ(small_on, std::this_thread::get_id());
+  EXPECT_FALSE(pool.run_one_here());  // only "alone" waits
+  EXPECT_TRUE(done.empty());          // a handler runs on the event loop, not inside the call
+
+  release.set_value();
+  context.run();
+  EXPECT_EQ(done, (std::vector<std::string>{"small", "busy", "alone"}));
+  EXPECT_EQ(alone_on, busy_on);
 }
 
 class ParsePoolDeathTest : public ::testing::Test {

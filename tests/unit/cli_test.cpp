@@ -85,7 +85,7 @@ TEST_F(CliTest, Defaults) {
   const settings s = parse({"http://example.com"});
   EXPECT_EQ(s.crawl.roots, std::vector<std::string>{"http://example.com/"});
   EXPECT_EQ(s.crawl.max_tasks, 100);
-  EXPECT_EQ(s.crawl.threads, std::nullopt);  // one per core
+  EXPECT_EQ(s.crawl.threads, std::nullopt);  // one per core but one
   EXPECT_EQ(s.crawl.max_redirect, 10);
   EXPECT_EQ(s.crawl.max_tries, 4);
   EXPECT_TRUE(s.crawl.exclude.empty());
@@ -895,7 +895,7 @@ TEST_F(CliTest, Help) {
                              "default: 100",
                              "--threads N",
                              "Threads that parse pages",
-                             "default: one per core",
+                             "default: one per core but one",
                              "--max-redirect",
                              "default: 10",
                              "--max-tries",

@@ -543,7 +543,7 @@ TEST_F(ConfigFileTest, EmptyFileKeepsDefaults) {
   const settings s = apply("# nothing set\n");
   const settings defaults;
   EXPECT_EQ(s.crawl.max_tasks, defaults.crawl.max_tasks);
-  EXPECT_EQ(s.crawl.threads, std::nullopt);  // one per core
+  EXPECT_EQ(s.crawl.threads, std::nullopt);  // one per core but one
   EXPECT_EQ(s.crawl.max_redirect, 10);
   EXPECT_EQ(s.crawl.max_tries, 4);
   EXPECT_TRUE(s.crawl.strict);
@@ -1064,7 +1064,7 @@ TEST(Validate, RangesOfValuesSetByALibraryUser) {
   EXPECT_EQ(error_of([&] { validate(s); }, {}), "threads: expected a positive integer, got -1");
   s.crawl.threads = 0;
   EXPECT_EQ(error_of([&] { validate(s); }, {}), "threads: expected a positive integer, got 0");
-  s.crawl.threads = std::nullopt;  // one per core
+  s.crawl.threads = std::nullopt;  // one per core but one
   EXPECT_NO_THROW(validate(s));
   s.crawl.threads = 1;
   EXPECT_NO_THROW(validate(s));

@@ -45,8 +45,8 @@ struct count_range {
 /// and so a socket, open: 10,000 is more than one event loop thread drives usefully, and more
 /// than the descriptors a process gets by default.
 inline constexpr count_range max_tasks_range{.max = 10'000};
-/// threads (unset: one per core): threads beyond the cores only add memory; no common machine
-/// has 1,024 cores.
+/// threads (unset: one per core but one): threads beyond the cores only add memory; no common
+/// machine has 1,024 cores.
 inline constexpr count_range threads_range{.max = 1'024};
 /// max_per_host: more than max_tasks' bound can never be reached.
 inline constexpr count_range max_per_host_range{.max = max_tasks_range.max};

@@ -47,7 +47,8 @@ struct crawl_options {
   std::vector<std::string> roots;
   int max_tasks = 100;  ///< worker coroutines = concurrent requests
   /// Threads that parse pages while the event loop's thread keeps the sockets busy (1 to
-  /// threads_range.max); unset: one per core (std::thread::hardware_concurrency()).
+  /// threads_range.max); the event loop's thread parses too when it has nothing else to do.
+  /// Unset: one per core but one (std::thread::hardware_concurrency() - 1, at least 1).
   std::optional<int> threads;
   int max_redirect = 10;  ///< redirects followed in one chain (0: none)
   int max_tries = 4;      ///< attempts per URL on network errors, 429 and 503

@@ -79,10 +79,11 @@ std::vector<option<crawl_options>> make_table() {
        .kind = k::count,
        .group = group,
        .value_name = "N",
-       .help = "Threads that parse pages\n(default: one per core)",
-       .default_text = "one per core",
-       .meaning = "threads that parse pages (HTML parsing is the crawl's main CPU cost); the event "
-                  "loop stays on its own thread",
+       .help = "Threads that parse pages\n(default: one per core but one)",
+       .default_text = "one per core but one",
+       .meaning = "threads that parse pages (HTML parsing is the crawl's main CPU cost), at least "
+                  "one; the event loop's thread parses a waiting page too when it has nothing "
+                  "else to do, which is why the default leaves it a core",
        .counts = threads_range}));
   t.push_back(member<&crawl_options::exclude>(
       {.flag = "--exclude",

@@ -222,8 +222,9 @@ crawl_plan make_plan(const crawl_options& c) {
   };
   if (!c.ca_file.empty()) parse_ca_file("ca_file", c.ca_file, fs::current_path());
   plan->root_origins = origins_of(url_roots);
+  // The event loop's thread parses too when idle (parse_pool::run_one_here): one core is its.
   plan->threads = c.threads ? static_cast<unsigned>(*c.threads)
-                            : std::max(1U, std::thread::hardware_concurrency());
+                            : std::max(2U, std::thread::hardware_concurrency()) - 1;
   return crawl_plan(std::move(plan));
 }
 

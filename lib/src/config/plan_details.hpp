@@ -36,7 +36,7 @@ struct crawl_plan::details {
   /// The HTTP client's settings: proxies parsed, the user agent defaulted. max_connections is
   /// left 0 here: it depends on the file descriptor limit when the crawl starts.
   http_client_options http;
-  unsigned threads = 1;  ///< parse threads: `options.threads`, or one per core
+  unsigned threads = 1;  ///< parse threads: `options.threads`, or one per core but one
   /// The sitemaps' URLs, normalised, in the order given, without repeats and without "robots".
   std::vector<std::string> sitemap_urls;
   /// "robots" was among the sitemaps: the Sitemap: lines of the roots' robots.txt are read.

@@ -10,7 +10,8 @@
 //
 // Everything here runs on one thread (the executor's), so the seen-set, the frontier and
 // the records need no locks. Only parsing runs elsewhere: a page's body goes to a pool of
-// `threads` threads, and its links come back to the executor's thread.
+// `threads` threads (or, when the event loop is idle, to parse_one_here), and its links come
+// back to the executor's thread.
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -87,6 +88,10 @@ class crawler {
   /// Pages handed to the parse pool whose links have not come back yet (time spent there is
   /// spent outside the executor).
   std::size_t parsing() const { return parsing_; }
+
+  /// Parses one waiting page on the calling thread, the executor's, when the event loop has
+  /// nothing else to do; returns whether there was one.
+  bool parse_one_here() { return parse_pool_.run_one_here(); }
 
   /// How far the crawl has got (`elapsed` left zero). Call on the executor's thread.
   crawl_progress progress() const;

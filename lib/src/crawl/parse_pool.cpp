@@ -25,7 +25,7 @@ struct parse_pool::state {
 };
 
 parse_pool::parse_pool(unsigned threads) : state_(std::make_shared<state>()) {
-  const unsigned wanted = threads > 0 ? threads : std::max(1U, std::thread::hardware_concurrency());
+  const unsigned wanted = std::max(1U, threads);
   threads_.reserve(wanted);
   for (unsigned i = 0; i < wanted; ++i) {
     try {
@@ -61,6 +61,20 @@ void parse_pool::submit(std::unique_ptr<task> job, bool one_at_a_time) {
     wake = state_->sleeping > 0;
   }
   if (wake) state_->work.notify_one();
+}
+
+bool parse_pool::run_one_here() {
+  std::unique_ptr<task> job;
+  {
+    const std::lock_guard lock(state_->mutex);
+    if (state_->waiting.empty()) return false;
+    job = std::move(state_->waiting.front());
+    state_->waiting.pop_front();
+  }
+  job->run();
+  const boost::asio::any_io_executor home = job->home();
+  boost::asio::post(home, [job = std::move(job)] { job->complete(); });
+  return true;
 }
 
 void parse_pool::serve(const std::shared_ptr<state>& shared) {

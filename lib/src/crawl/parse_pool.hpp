@@ -1,5 +1,8 @@
 #pragma once
-// The threads that parse pages, so that the event loop's thread keeps the sockets busy.
+// The threads that parse pages, so that the event loop's thread keeps the sockets busy. The
+// event loop's thread may take a waiting job itself when it has nothing else to do
+// (run_one_here): a parse thread fewer then keeps the same cores busy, with fewer threads
+// taking turns on them.
 //
 // Jobs wait in one queue and finished jobs in another. A thread that finishes a job takes the
 // next one without sleeping, and the event loop's thread empties the finished queue in one go:
@@ -28,7 +31,7 @@ namespace corocrawl {
 
 class parse_pool {
  public:
-  /// Starts `threads` threads (0: one per core), or as many as the system allows, with a
+  /// Starts `threads` threads (at least one), or as many as the system allows, with a
   /// warning when it allows fewer. Throws std::system_error when it allows none.
   explicit parse_pool(unsigned threads);
   /// Stops the pool and joins its threads: a job under way finishes first; jobs not begun are
@@ -38,6 +41,10 @@ class parse_pool {
   parse_pool& operator=(const parse_pool&) = delete;
 
   std::size_t size() const { return threads_.size(); }
+
+  /// Runs one waiting job that need not run alone on the calling thread, which must be the
+  /// jobs' home; its handler is posted there. Returns whether there was one.
+  bool run_one_here();
 
   /// Runs `job` (a callable returning page_links) on a pool thread, never beside another
   /// `one_at_a_time` job when it is one, and completes with its result, or the exception it

@@ -132,7 +132,13 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
     progress_timer.cancel();
     if (error) std::rethrow_exception(error);
   });
-  context.run();
+  // Like context.run(), but the event loop's thread parses a waiting page when no handler is
+  // ready, rather than sleeping while a parse thread has its page.
+  for (;;) {
+    if (context.poll() > 0) continue;
+    if (context.stopped()) break;
+    if (!crawl.parse_one_here() && context.run_one() == 0) break;
+  }
   // Whatever the crawl's outcome, the successes it found stand: they are kept.
   if (cache) {
     if (const auto problem = cache->save(std::chrono::system_clock::now()))
