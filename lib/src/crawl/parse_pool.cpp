@@ -3,6 +3,10 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <condition_variable>
@@ -11,6 +15,18 @@
 #include <system_error>
 
 namespace corocrawl {
+
+namespace {
+
+// A big page's tree, some ten times its size, was just freed: glibc keeps freed memory in the
+// thread's own heap, where no other thread's allocations reuse it, unless it is trimmed.
+void give_back_freed_memory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
+}  // namespace
 
 struct parse_pool::state {
   std::mutex mutex;
@@ -98,6 +114,7 @@ void parse_pool::serve(const std::shared_ptr<state>& shared) {
     }
     lock.unlock();
     job->run();
+    if (alone) give_back_freed_memory();
     lock.lock();
     if (alone) s.one_at_a_time_running = false;
     s.finished.push_back(std::move(job));
