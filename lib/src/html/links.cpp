@@ -266,18 +266,16 @@ std::vector<std::string> extract_links(std::string_view html, std::string_view p
 link_index::link_index(page_links& page, std::pmr::memory_resource* memory)
     : page_(page), index_(memory) {
   for (std::uint32_t i = 0; i < page_.links.size(); ++i)
-    index_.emplace(page_.links[i].url, i);
+    index_.find_or_add(page_.links[i].url, [&] { return std::pair{page_.links[i].url, i}; });
 }
 
 std::uint32_t link_index::link(std::string_view url, reference_kind kind) {
-  if (const auto entry = index_.find(url); entry != index_.end()) {
-    if (kind == reference_kind::document) page_.links[entry->second].kind = kind;
-    return entry->second;
-  }
-  const auto added = static_cast<std::uint32_t>(page_.links.size());
-  page_.links.push_back({keep(url), kind});
-  index_.emplace(page_.links.back().url, added);
-  return added;
+  const auto [index, added] = index_.find_or_add(url, [&] {
+    page_.links.push_back({keep(url), kind});
+    return std::pair{page_.links.back().url, static_cast<std::uint32_t>(page_.links.size() - 1)};
+  });
+  if (!added && kind == reference_kind::document) page_.links[index].kind = kind;
+  return index;
 }
 
 std::string_view link_index::element(std::string_view name) {

@@ -9,10 +9,9 @@
 #include <stop_token>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
-#include "text/string_hash.hpp"
+#include "text/text_map.hpp"
 
 namespace corocrawl {
 
@@ -107,8 +106,7 @@ class link_index {
  private:
   page_links& page_;
   std::vector<std::string_view> elements_;  // the names element() kept
-  // Keyed by views of the links' own text.
-  std::pmr::unordered_map<std::string_view, std::uint32_t, string_hash, std::equal_to<>> index_;
+  text_map index_;                          // keyed by views of the links' own text
 };
 
 /// The references of a page handed over (see extract_references below for which: it is the

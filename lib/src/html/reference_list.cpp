@@ -62,14 +62,21 @@ void reference_list::add(std::string_view written, const found_reference& found,
 }
 
 std::uint32_t reference_list::link_of(std::string_view written) {
-  if (const auto known = resolved_.find(written); known != resolved_.end()) return known->second;
-  std::uint32_t link = kUnresolved;
-  const auto url =
-      resolver_.resolve_in_place(legacy_encoding_ ? query_in_encoding(written) : written);
-  // A resource until a reference makes it a document.
-  if (url) link = links_.link(*url, reference_kind::resource);
-  resolved_.emplace(written, link);
-  return link;
+  return resolved_
+      .find_or_add(
+          written,
+          [&] {
+            std::uint32_t link = kUnresolved;
+            const auto url =
+                resolver_.resolve_in_place(legacy_encoding_ ? query_in_encoding(written) : written);
+            // A resource until a reference makes it a document.
+            if (url) link = links_.link(*url, reference_kind::resource);
+            auto* kept =
+                static_cast<char*>(memory_.allocate(std::max<std::size_t>(written.size(), 1), 1));
+            std::copy(written.begin(), written.end(), kept);
+            return std::pair{std::string_view(kept, written.size()), link};
+          })
+      .first;
 }
 
 std::string reference_list::query_in_encoding(std::string_view written) const {

@@ -8,12 +8,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "html/links.hpp"
 #include "html/tree_references.hpp"
-#include "text/string_hash.hpp"
+#include "text/text_map.hpp"
 #include "url/url.hpp"
 
 namespace corocrawl {
@@ -58,13 +57,11 @@ class reference_list {
   bool legacy_encoding_;
   std::string_view encoding_;  // static
   page_links found_;           // its links, their text and the references
-  // The maps' nodes and keys come from blocks freed with the list, not an allocation each:
-  // fewer calls to malloc, which the parse threads share.
-  using string_table =
-      std::pmr::unordered_map<std::pmr::string, std::uint32_t, string_hash, std::equal_to<>>;
+  // The maps' slots and the texts written come from blocks freed with the list, not an
+  // allocation each.
   std::pmr::monotonic_buffer_resource memory_{8192};
   link_index links_{found_, &memory_};  // found_.links by URL
-  string_table resolved_{&memory_};     // link_of()'s answers, by the text written
+  text_map resolved_{&memory_};         // link_of()'s answers, by the text written
 };
 
 }  // namespace corocrawl
