@@ -49,7 +49,8 @@ bool runs_a_job(parse_pool& pool) {
         page.base = "parsed";
         return page;
       },
-      false, boost::asio::bind_executor(context, [&](std::exception_ptr error, page_links page) {
+      job_weight::normal,
+      boost::asio::bind_executor(context, [&](std::exception_ptr error, page_links page) {
         if (!error) got = page.base;
       }));
   context.run();
@@ -66,7 +67,7 @@ auto named_job(std::string name, std::thread::id& ran_on) {
   };
 }
 
-TEST(ParsePool, TheEventLoopsThreadRunsAWaitingJobButNotOneThatMustRunAlone) {
+TEST(ParsePool, TheEventLoopsThreadRunsAWaitingLightJobOnly) {
   parse_pool pool(1);
   boost::asio::io_context context;
   std::vector<std::string> done;
@@ -90,24 +91,27 @@ TEST(ParsePool, TheEventLoopsThreadRunsAWaitingJobButNotOneThatMustRunAlone) {
         page.base = "busy";
         return page;
       },
-      false, note());
+      job_weight::normal, note());
   started.get_future().wait();
 
   EXPECT_FALSE(pool.run_one_here());  // nothing waits
 
-  std::thread::id alone_on;
-  std::thread::id small_on;
-  pool.async_run(named_job("alone", alone_on), true, note());
-  pool.async_run(named_job("small", small_on), false, note());
-  EXPECT_TRUE(pool.run_one_here());  // "small", behind "alone", which it must leave
-  EXPECT_EQ(small_on, std::this_thread::get_id());
-  EXPECT_FALSE(pool.run_one_here());  // only "alone" waits
+  std::thread::id heavy_on;
+  std::thread::id normal_on;
+  std::thread::id light_on;
+  pool.async_run(named_job("heavy", heavy_on), job_weight::heavy, note());
+  pool.async_run(named_job("normal", normal_on), job_weight::normal, note());
+  pool.async_run(named_job("light", light_on), job_weight::light, note());
+  EXPECT_TRUE(pool.run_one_here());  // "light", behind the two it must leave
+  EXPECT_EQ(light_on, std::this_thread::get_id());
+  EXPECT_FALSE(pool.run_one_here());  // only "heavy" and "normal" wait
   EXPECT_TRUE(done.empty());          // a handler runs on the event loop, not inside the call
 
   release.set_value();
   context.run();
-  EXPECT_EQ(done, (std::vector<std::string>{"small", "busy", "alone"}));
-  EXPECT_EQ(alone_on, busy_on);
+  EXPECT_EQ(done, (std::vector<std::string>{"light", "busy", "heavy", "normal"}));
+  EXPECT_EQ(heavy_on, busy_on);
+  EXPECT_EQ(normal_on, busy_on);
 }
 
 class ParsePoolDeathTest : public ::testing::Test {

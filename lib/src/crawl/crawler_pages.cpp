@@ -164,11 +164,13 @@ std::optional<crawler::url_id> crawler::take_link(const page_link& link, url_id 
 // made outside the co_await's full expression: GCC 12 destroys some of its temporaries twice.)
 asio::awaitable<page_links> crawler::parse(std::string body, const std::string& page_url,
                                            std::string charset, bool stylesheet) {
-  const bool big = body.size() > big_page;
+  const job_weight weight = body.size() > big_page     ? job_weight::heavy
+                            : body.size() > light_page ? job_weight::normal
+                                                       : job_weight::light;
   parse_job job{
       std::move(body), page_url, std::move(charset), stylesheet, {.stop = parse_stop_.get_token()}};
   ++parsing_;
-  auto parsed = parse_pool_.async_run(std::move(job), big, asio::use_awaitable);
+  auto parsed = parse_pool_.async_run(std::move(job), weight, asio::use_awaitable);
   page_links page = co_await std::move(parsed);
   --parsing_;
   co_return page;

@@ -30,10 +30,10 @@ void give_back_freed_memory() {
 
 struct parse_pool::state {
   std::mutex mutex;
-  std::condition_variable work;  // a job was queued, or the pool stops
-  std::deque<std::unique_ptr<task>> waiting;
-  std::deque<std::unique_ptr<task>> waiting_one_at_a_time;
-  bool one_at_a_time_running = false;
+  std::condition_variable work;               // a job was queued, or the pool stops
+  std::deque<std::unique_ptr<task>> waiting;  // light and normal jobs
+  std::deque<std::unique_ptr<task>> waiting_heavy;
+  bool heavy_running = false;
   unsigned sleeping = 0;  // threads waiting on `work`
   bool stopping = false;
   // Finished jobs not yet completed; a finish() is posted when the first one comes.
@@ -69,11 +69,12 @@ parse_pool::~parse_pool() {
     thread.join();
 }
 
-void parse_pool::submit(std::unique_ptr<task> job, bool one_at_a_time) {
+void parse_pool::submit(std::unique_ptr<task> job) {
   bool wake = false;
   {
     const std::lock_guard lock(state_->mutex);
-    (one_at_a_time ? state_->waiting_one_at_a_time : state_->waiting).push_back(std::move(job));
+    const bool heavy = job->weight == job_weight::heavy;
+    (heavy ? state_->waiting_heavy : state_->waiting).push_back(std::move(job));
     wake = state_->sleeping > 0;
   }
   if (wake) state_->work.notify_one();
@@ -83,9 +84,12 @@ bool parse_pool::run_one_here() {
   std::unique_ptr<task> job;
   {
     const std::lock_guard lock(state_->mutex);
-    if (state_->waiting.empty()) return false;
-    job = std::move(state_->waiting.front());
-    state_->waiting.pop_front();
+    auto& waiting = state_->waiting;
+    const auto light = std::ranges::find_if(
+        waiting, [](const auto& queued) { return queued->weight == job_weight::light; });
+    if (light == waiting.end()) return false;
+    job = std::move(*light);
+    waiting.erase(light);
   }
   job->run();
   const boost::asio::any_io_executor home = job->home();
@@ -98,11 +102,11 @@ void parse_pool::serve(const std::shared_ptr<state>& shared) {
   std::unique_lock lock(s.mutex);
   while (!s.stopping) {
     std::unique_ptr<task> job;
-    bool alone = false;
-    if (!s.waiting_one_at_a_time.empty() && !s.one_at_a_time_running) {
-      job = std::move(s.waiting_one_at_a_time.front());
-      s.waiting_one_at_a_time.pop_front();
-      alone = s.one_at_a_time_running = true;
+    bool heavy = false;
+    if (!s.waiting_heavy.empty() && !s.heavy_running) {
+      job = std::move(s.waiting_heavy.front());
+      s.waiting_heavy.pop_front();
+      heavy = s.heavy_running = true;
     } else if (!s.waiting.empty()) {
       job = std::move(s.waiting.front());
       s.waiting.pop_front();
@@ -114,9 +118,9 @@ void parse_pool::serve(const std::shared_ptr<state>& shared) {
     }
     lock.unlock();
     job->run();
-    if (alone) give_back_freed_memory();
+    if (heavy) give_back_freed_memory();
     lock.lock();
-    if (alone) s.one_at_a_time_running = false;
+    if (heavy) s.heavy_running = false;
     s.finished.push_back(std::move(job));
     if (s.finished.size() == 1) {
       boost::asio::post(s.finished.back()->home(), [shared] { finish(shared); });

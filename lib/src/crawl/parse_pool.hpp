@@ -1,14 +1,16 @@
 #pragma once
 // The threads that parse pages, so that the event loop's thread keeps the sockets busy. The
-// event loop's thread may take a waiting job itself when it has nothing else to do
+// event loop's thread may take a waiting light job itself when it has nothing else to do
 // (run_one_here): a parse thread fewer then keeps the same cores busy, with fewer threads
-// taking turns on them.
+// taking turns on them. Only a light job: while it runs the loop's timers wait, and a
+// request's time limit must not run out on a page being parsed.
 //
 // Jobs wait in one queue and finished jobs in another. A thread that finishes a job takes the
 // next one without sleeping, and the event loop's thread empties the finished queue in one go:
 // one wake-up for a batch of pages rather than one each way per page (a co_spawn onto an
-// asio::thread_pool costs a futex wake-up to start a page and a post to give it back). A job
-// asked to run one at a time (a big page, whose tree is large) never runs beside another such.
+// asio::thread_pool costs a futex wake-up to start a page and a post to give it back). A heavy
+// job (a big page, whose tree is large) never runs beside another, and the memory its tree
+// freed is given back to the system when it ends.
 //
 // The threads are started here: asio::thread_pool(n) hangs in its constructor when the system
 // refuses the n-th thread (its first threads wait for work that never comes, and the failed
@@ -19,6 +21,7 @@
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/execution/outstanding_work.hpp>
 #include <boost/asio/prefer.hpp>
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <thread>
@@ -28,6 +31,10 @@
 #include "html/links.hpp"
 
 namespace corocrawl {
+
+/// How a job may run: a light one on a pool thread or on the event loop's (run_one_here); a
+/// normal one on a pool thread; a heavy one on a pool thread, never beside another heavy one.
+enum class job_weight : std::uint8_t { light, normal, heavy };
 
 class parse_pool {
  public:
@@ -42,21 +49,22 @@ class parse_pool {
 
   std::size_t size() const { return threads_.size(); }
 
-  /// Runs one waiting job that need not run alone on the calling thread, which must be the
-  /// jobs' home; its handler is posted there. Returns whether there was one.
+  /// Runs the first waiting light job on the calling thread, which must be the jobs' home;
+  /// its handler is posted there. Returns whether there was one.
   bool run_one_here();
 
-  /// Runs `job` (a callable returning page_links) on a pool thread, never beside another
-  /// `one_at_a_time` job when it is one, and completes with its result, or the exception it
-  /// threw, on the handler's executor. Not cancellable: a job ends when it returns.
+  /// Runs `job` (a callable returning page_links) as its `weight` allows, and completes with
+  /// its result, or the exception it threw, on the handler's executor. Not cancellable: a job
+  /// ends when it returns.
   template <class Job, class CompletionToken>
-  auto async_run(Job job, bool one_at_a_time, CompletionToken&& token) {
+  auto async_run(Job job, job_weight weight, CompletionToken&& token) {
     return boost::asio::async_initiate<CompletionToken, void(std::exception_ptr, page_links)>(
-        [this, one_at_a_time](auto handler, Job queued) {
+        [this, weight](auto handler, Job queued) {
           using handler_type = decltype(handler);
-          submit(
-              std::make_unique<task_of<Job, handler_type>>(std::move(queued), std::move(handler)),
-              one_at_a_time);
+          auto queued_task =
+              std::make_unique<task_of<Job, handler_type>>(std::move(queued), std::move(handler));
+          queued_task->weight = weight;
+          submit(std::move(queued_task));
         },
         token, std::move(job));
   }
@@ -70,6 +78,7 @@ class parse_pool {
     virtual void complete() = 0;  // on home()'s thread: calls the handler
     // The handler's executor, holding work there until complete().
     virtual const boost::asio::any_io_executor& home() const = 0;
+    job_weight weight = job_weight::normal;
   };
 
   template <class Job, class Handler>
@@ -99,7 +108,7 @@ class parse_pool {
   };
 
   struct state;
-  void submit(std::unique_ptr<task> job, bool one_at_a_time);
+  void submit(std::unique_ptr<task> job);
   static void serve(const std::shared_ptr<state>& shared);
   static void finish(const std::shared_ptr<state>& shared);  // on home()'s thread
 
