@@ -132,8 +132,8 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
     progress_timer.cancel();
     if (error) std::rethrow_exception(error);
   });
-  // Like context.run(), but the event loop's thread parses a waiting page when no handler is
-  // ready, rather than sleeping while a parse thread has its page.
+  // Like context.run(), but the event loop's thread parses a waiting light page when no
+  // handler is ready, rather than sleeping while the page waits for a parse thread.
   for (;;) {
     if (context.poll() > 0) continue;
     if (context.stopped()) break;
