@@ -1,7 +1,12 @@
 #pragma once
 // The URLs of a crawl, each stored once and known by number: a URL costs its text and a NUL,
-// four bytes of reference and a few bytes of index, with no allocation per URL. (Any text
+// four bytes of reference and 12-23 bytes of index, with no allocation per URL. (Any text
 // known by number can be kept so: fragment_checks keeps its fragments in one.)
+//
+// A slot of the index holds the id and 32 bits of the URL's hash that did not choose the
+// slot: a probe reads another URL's reference and text only when those bits agree. At a
+// million URLs the tables are far larger than the caches, and each reference and text read
+// was a cache miss, two for every slot a probe passed.
 
 #include <cstddef>
 #include <cstdint>
@@ -26,13 +31,32 @@ class url_table {
   std::string_view operator[](id i) const;
   std::size_t size() const { return refs_.size(); }
 
+  /// The hash find() and add() look a URL up by.
+  static std::size_t hash(std::string_view url);
+  /// Starts reading the index where `url` of hash `h` would be, for a find soon after.
+  void prefetch_slot(std::size_t h) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
+  }
+  /// The id a find() of hash `h` will most likely answer (the first slot whose tag agrees),
+  /// without reading any text; none when no slot agrees.
+  std::optional<id> likely(std::size_t h) const;
+  /// Starts reading the text of `i`.
+  void prefetch_text(id i) const;
+  /// Starts reading the reference of `i`.
+  void prefetch_ref(id i) const { __builtin_prefetch(&refs_[i]); }
+
  private:
   static constexpr id kEmpty = 0xffff'ffff;
   static constexpr std::size_t kBlockBits = 20;  // 1 MiB blocks
   static constexpr std::size_t kBlockSize = std::size_t{1} << kBlockBits;
   static constexpr std::uint32_t kApart = 0x8000'0000;  // a ref with this bit: an index into apart_
 
-  std::size_t slot_of(std::string_view url) const;  // where `url` is, or the free slot for it
+  struct slot {
+    id url = kEmpty;
+    std::uint32_t tag = 0;  // the high half of the URL's hash
+  };
+  // Where `url`, of hash `h`, is, or the free slot for it.
+  std::size_t slot_of(std::string_view url, std::size_t h) const;
   std::uint32_t store(std::string_view url);
   void grow();
 
@@ -43,7 +67,7 @@ class url_table {
   std::size_t used_ = kBlockSize;   // in the last block
   std::deque<std::uint32_t> refs_;  // by id; a deque grows without copying what it holds
   std::deque<std::string> apart_;
-  std::vector<id> slots_;  // open addressing with linear probing; kEmpty is free
+  std::vector<slot> slots_;  // open addressing with linear probing; kEmpty is free
 };
 
 }  // namespace corocrawl
