@@ -7,22 +7,13 @@
 #include "corocrawl/report.hpp"
 #include "report/config_echo.hpp"
 #include "report/json_text.hpp"
+#include "report/json_writer.hpp"
 
 namespace corocrawl {
 
 namespace json = boost::json;
 
 namespace {
-
-json::value optional_text(const std::optional<std::string>& value) {
-  if (!value) return nullptr;
-  return json_text(*value);
-}
-
-json::value optional_number(const std::optional<unsigned>& value) {
-  if (!value) return nullptr;
-  return *value;
-}
 
 // Folder mode's "file" beside a URL: the file it names (file_of in report.hpp), for URLs
 // under a folder root.
@@ -31,9 +22,9 @@ class file_names {
   explicit file_names(const crawl_result& result) : result_(result) {
     if (!result.folders.empty()) cwd_ = std::filesystem::current_path();
   }
-  void add(json::object& object, std::string_view url) const {
+  void add(json_writer& out, std::string_view url) const {
     if (result_.folders.empty()) return;
-    if (const auto file = file_of(result_, url, cwd_)) object["file"] = json_text(*file);
+    if (const auto file = file_of(result_, url, cwd_)) out.key("file").string(*file);
   }
 
  private:
@@ -41,88 +32,99 @@ class file_names {
   std::filesystem::path cwd_;
 };
 
-json::object url_object(const fetch_record& r, const file_names& files) {
-  json::object object{{"url", json_text(r.url)},
-                      {"status", optional_number(r.status)},
-                      {"next_url", optional_text(r.next_url)},
-                      {"error", optional_text(r.error)},
-                      {"tries", r.tries},
-                      {"size", r.size},
-                      {"content_type", optional_text(r.content_type)},
-                      {"encoding", optional_text(r.encoding)},
-                      {"num_urls", r.num_urls},
-                      {"num_new_urls", r.num_new_urls},
-                      {"referrer", optional_text(r.referrer)},
-                      {"external", r.external},
-                      {"method", json_text(r.method)},
-                      {"cached", r.cached}};
-  files.add(object, r.url);
-  return object;
+void write_url(json_writer& out, const fetch_record& r, const file_names& files) {
+  out.begin_object();
+  out.key("url").string(r.url);
+  out.key("status").optional_number(r.status);
+  out.key("next_url").optional_string(r.next_url);
+  out.key("error").optional_string(r.error);
+  out.key("tries").number(std::int64_t{r.tries});
+  out.key("size").number(r.size);
+  out.key("content_type").optional_string(r.content_type);
+  out.key("encoding").optional_string(r.encoding);
+  out.key("num_urls").number(std::uint64_t{r.num_urls});
+  out.key("num_new_urls").number(std::uint64_t{r.num_new_urls});
+  out.key("referrer").optional_string(r.referrer);
+  out.key("external").boolean(r.external);
+  out.key("method").string(r.method);
+  out.key("cached").boolean(r.cached);
+  files.add(out, r.url);
+  out.end_object();
 }
 
-json::array text_array(const std::vector<std::string>& texts) {
-  json::array array;
+void write_texts(json_writer& out, const std::vector<std::string>& texts) {
+  out.begin_array();
   for (const auto& text : texts)
-    array.emplace_back(json_text(text));
-  return array;
+    out.string(text);
+  out.end_array();
 }
 
-json::array sources_array(const std::vector<link_source>& sources, const file_names& files) {
-  json::array array;
+void write_sources(json_writer& out, const std::vector<link_source>& sources,
+                   const file_names& files) {
+  out.begin_array();
   for (const auto& s : sources) {
-    json::object source{{"page", json_text(s.page)},
-                        {"element", json_text(s.element)},
-                        {"attribute", json_text(s.attribute)},
-                        {"line", s.line},
-                        {"column", s.column}};
-    files.add(source, s.page);
-    array.emplace_back(std::move(source));
+    out.begin_object();
+    out.key("page").string(s.page);
+    out.key("element").string(s.element);
+    out.key("attribute").string(s.attribute);
+    out.key("line").number(std::uint64_t{s.line});
+    out.key("column").number(std::uint64_t{s.column});
+    files.add(out, s.page);
+    out.end_object();
   }
-  return array;
+  out.end_array();
 }
 
-json::object broken_object(const broken_link& b, const file_names& files) {
-  json::object object{{"url", json_text(b.url)},
-                      {"status", optional_number(b.status)},
-                      {"error", optional_text(b.error)},
-                      {"external", b.external},
-                      {"referrers", text_array(b.referrers)},
-                      {"sources", sources_array(b.sources, files)}};
-  files.add(object, b.url);
-  return object;
+void write_broken(json_writer& out, const broken_link& b, const file_names& files) {
+  out.begin_object();
+  out.key("url").string(b.url);
+  out.key("status").optional_number(b.status);
+  out.key("error").optional_string(b.error);
+  out.key("external").boolean(b.external);
+  out.key("referrers");
+  write_texts(out, b.referrers);
+  out.key("sources");
+  write_sources(out, b.sources, files);
+  files.add(out, b.url);
+  out.end_object();
 }
 
-json::object unchecked_object(const unchecked_url& u, const file_names& files) {
-  json::object object{{"url", json_text(u.url)},
-                      {"referrer", optional_text(u.referrer)},
-                      {"reason", optional_text(u.reason)}};
-  files.add(object, u.url);
-  return object;
+void write_unchecked(json_writer& out, const unchecked_url& u, const file_names& files) {
+  out.begin_object();
+  out.key("url").string(u.url);
+  out.key("referrer").optional_string(u.referrer);
+  out.key("reason").optional_string(u.reason);
+  files.add(out, u.url);
+  out.end_object();
 }
 
-json::object skipped_object(const skipped_url& s, const file_names& files) {
-  json::object object{{"url", json_text(s.url)},
-                      {"reason", json_text(s.reason)},
-                      {"referrer", optional_text(s.referrer)},
-                      {"referrers", text_array(s.referrers)},
-                      {"sources", sources_array(s.sources, files)}};
-  files.add(object, s.url);
-  return object;
+void write_skipped(json_writer& out, const skipped_url& s, const file_names& files) {
+  out.begin_object();
+  out.key("url").string(s.url);
+  out.key("reason").string(s.reason);
+  out.key("referrer").optional_string(s.referrer);
+  out.key("referrers");
+  write_texts(out, s.referrers);
+  out.key("sources");
+  write_sources(out, s.sources, files);
+  files.add(out, s.url);
+  out.end_object();
 }
 
 // A JSON array written one element per line, one element at a time; stops early once the
 // stream has failed (the caller reports the failure).
-template <typename Range, typename ToObject>
-void write_array(std::ostream& out, const Range& items, ToObject to_object,
+template <typename Range, typename WriteItem>
+void write_array(json_writer& out, const Range& items, WriteItem write_item,
                  const file_names& files) {
-  out << '[';
-  const char* separator = "\n";
+  out.raw("[");
+  std::string_view separator = "\n";
   for (const auto& item : items) {
-    if (!out) return;
-    out << separator << json::serialize(to_object(item, files));
+    if (!out.good()) return;
+    out.raw(separator);
+    write_item(out, item, files);
     separator = ",\n";
   }
-  out << ']';
+  out.raw("]");
 }
 
 // Boost.JSON writes doubles in exponent form ("1.234E0"); seconds read better as "1.234".
@@ -140,7 +142,7 @@ std::string per_connection(const crawl_result& result) {
 
 }  // namespace
 
-void write_json_summary(std::ostream& out, const crawl_result& result,
+void write_json_summary(std::ostream& stream, const crawl_result& result,
                         const crawl_options& options) {
   const file_names files(result);
   json::array roots;
@@ -150,31 +152,39 @@ void write_json_summary(std::ostream& out, const crawl_result& result,
   for (const auto& [key, count] : result_stats(result))
     stats[json_text(key)] = count;
 
-  out << "{\"schema\":\"corocrawl-summary/1\",\n"
-      << "\"roots\":" << json::serialize(roots) << ",\n"
-      << "\"config\":" << json::serialize(config_echo(options)) << ",\n"
-      << "\"elapsed_seconds\":" << three_decimals(result.elapsed.count()) << ",\n"
-      << "\"interrupted\":" << (result.interrupted ? "true" : "false") << ",\n"
-      << "\"timed_out\":" << (result.timed_out ? "true" : "false") << ",\n"
-      << "\"failure\":"
-      << (result.failure ? json::serialize(json::value(json_text(*result.failure))) : "null")
-      << ",\n"
-      << "\"passed\":" << (passed(result, options.fail_on_rate_limit) ? "true" : "false") << ",\n"
-      << "\"stats\":" << json::serialize(stats) << ",\n"
-      << "\"connections\":{\"opened\":" << result.connections << ",\"requests\":" << result.requests
-      << ",\"requests_per_connection\":" << per_connection(result) << "},\n"
-      << "\"urls\":";
-  write_array(out, result.records, url_object, files);
-  out << ",\n\"broken\":";
-  write_array(out, result.broken, broken_object, files);
-  out << ",\n\"warnings\":";
-  write_array(out, result.warnings, broken_object, files);
-  out << ",\n\"rate_limited\":";
-  write_array(out, result.rate_limited, broken_object, files);
-  out << ",\n\"unchecked\":";
-  write_array(out, result.unchecked, unchecked_object, files);
-  out << ",\n\"skipped\":";
-  write_array(out, result.skipped, skipped_object, files);
+  json_writer out(stream);
+  out.raw("{\"schema\":\"corocrawl-summary/1\",\n\"roots\":")
+      .raw(json::serialize(roots))
+      .raw(",\n\"config\":")
+      .raw(json::serialize(config_echo(options)))
+      .raw(",\n\"elapsed_seconds\":")
+      .raw(three_decimals(result.elapsed.count()))
+      .raw(",\n\"interrupted\":")
+      .raw(result.interrupted ? "true" : "false")
+      .raw(",\n\"timed_out\":")
+      .raw(result.timed_out ? "true" : "false")
+      .raw(",\n\"failure\":")
+      .raw(result.failure ? json::serialize(json::value(json_text(*result.failure))) : "null")
+      .raw(",\n\"passed\":")
+      .raw(passed(result, options.fail_on_rate_limit) ? "true" : "false")
+      .raw(",\n\"stats\":")
+      .raw(json::serialize(stats))
+      .raw(",\n\"connections\":{\"opened\":");
+  out.number(std::uint64_t{result.connections});
+  out.raw(",\"requests\":");
+  out.number(std::uint64_t{result.requests});
+  out.raw(",\"requests_per_connection\":").raw(per_connection(result)).raw("},\n\"urls\":");
+  write_array(out, result.records, write_url, files);
+  out.raw(",\n\"broken\":");
+  write_array(out, result.broken, write_broken, files);
+  out.raw(",\n\"warnings\":");
+  write_array(out, result.warnings, write_broken, files);
+  out.raw(",\n\"rate_limited\":");
+  write_array(out, result.rate_limited, write_broken, files);
+  out.raw(",\n\"unchecked\":");
+  write_array(out, result.unchecked, write_unchecked, files);
+  out.raw(",\n\"skipped\":");
+  write_array(out, result.skipped, write_skipped, files);
   if (result.baseline) {
     // The broken URLs as the baseline splits them; "broken" above lists them all.
     json::array fresh, known, fixed;
@@ -182,15 +192,22 @@ void write_json_summary(std::ostream& out, const crawl_result& result,
       (is_known(result, link.url) ? known : fresh).emplace_back(json_text(link.url));
     for (const auto& name : result.baseline->fixed)
       fixed.emplace_back(json_text(name));
-    out << ",\n\"baseline\":" << json::serialize(json::value(json_text(result.baseline->file)))
-        << ",\n\"new\":" << json::serialize(fresh) << ",\n\"known\":" << json::serialize(known)
-        << ",\n\"fixed\":" << json::serialize(fixed);
+    out.raw(",\n\"baseline\":")
+        .raw(json::serialize(json::value(json_text(result.baseline->file))))
+        .raw(",\n\"new\":")
+        .raw(json::serialize(fresh))
+        .raw(",\n\"known\":")
+        .raw(json::serialize(known))
+        .raw(",\n\"fixed\":")
+        .raw(json::serialize(fixed));
   }
-  out << ",\n\"orphans\":";
+  out.raw(",\n\"orphans\":");
   write_array(
-      out, result.orphans, [](const std::string& url, const file_names&) { return json_text(url); },
+      out, result.orphans,
+      [](json_writer& writer, const std::string& url, const file_names&) { writer.string(url); },
       files);
-  out << "}\n";
+  out.raw("}\n");
+  out.flush();
 }
 
 }  // namespace corocrawl

@@ -1,0 +1,129 @@
+#include "report/json_writer.hpp"
+
+#include <array>
+#include <charconv>
+
+#include "corocrawl/utf8.hpp"
+
+namespace corocrawl {
+
+namespace {
+
+// What Boost.JSON's serializer writes for each byte: itself, a two-byte escape, or \u00XX.
+enum : char { as_is = 0, as_unicode = 'u' };
+constexpr std::array<char, 256> make_escapes() {
+  std::array<char, 256> escapes{};
+  for (int c = 0; c < 0x20; ++c)
+    escapes[c] = as_unicode;
+  escapes['\b'] = 'b';
+  escapes['\t'] = 't';
+  escapes['\n'] = 'n';
+  escapes['\f'] = 'f';
+  escapes['\r'] = 'r';
+  escapes['"'] = '"';
+  escapes['\\'] = '\\';
+  return escapes;
+}
+constexpr auto kEscapes = make_escapes();
+
+}  // namespace
+
+json_writer& json_writer::key(std::string_view name) {
+  before_value();
+  buffer_ += '"';
+  escaped(name);  // member names here are ASCII literals
+  buffer_ += "\":";
+  after_key_ = true;
+  return *this;
+}
+
+json_writer& json_writer::string(std::string_view text) {
+  before_value();
+  buffer_ += '"';
+  if (is_valid_utf8(text)) {
+    escaped(text);
+  } else {
+    escaped(to_valid_utf8(text));
+  }
+  buffer_ += '"';
+  if (buffer_.size() >= kFlushAt) flush();
+  return *this;
+}
+
+json_writer& json_writer::number(std::uint64_t value) {
+  char digits[24];
+  const auto end = std::to_chars(std::begin(digits), std::end(digits), value).ptr;
+  return raw_value({digits, static_cast<std::size_t>(end - digits)});
+}
+
+json_writer& json_writer::number(std::int64_t value) {
+  char digits[24];
+  const auto end = std::to_chars(std::begin(digits), std::end(digits), value).ptr;
+  return raw_value({digits, static_cast<std::size_t>(end - digits)});
+}
+
+json_writer& json_writer::raw(std::string_view text) {
+  buffer_ += text;
+  if (buffer_.size() >= kFlushAt) flush();
+  return *this;
+}
+
+bool json_writer::flush() {
+  if (!buffer_.empty() && out_)
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  buffer_.clear();
+  return static_cast<bool>(out_);
+}
+
+json_writer& json_writer::open(char bracket) {
+  before_value();
+  buffer_ += bracket;
+  has_members_.push_back(false);
+  return *this;
+}
+
+json_writer& json_writer::close(char bracket) {
+  buffer_ += bracket;
+  has_members_.pop_back();
+  if (buffer_.size() >= kFlushAt) flush();
+  return *this;
+}
+
+json_writer& json_writer::raw_value(std::string_view text) {
+  before_value();
+  buffer_ += text;
+  return *this;
+}
+
+void json_writer::before_value() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (has_members_.empty()) return;
+  if (has_members_.back()) buffer_ += ',';
+  has_members_.back() = true;
+}
+
+void json_writer::escaped(std::string_view valid_utf8) {
+  constexpr std::string_view hex = "0123456789abcdef";
+  std::size_t plain = 0;  // the start of the bytes not written yet
+  for (std::size_t i = 0; i < valid_utf8.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(valid_utf8[i]);
+    const char escape = kEscapes[byte];
+    if (escape == as_is) continue;
+    buffer_.append(valid_utf8, plain, i - plain);
+    plain = i + 1;
+    buffer_ += '\\';
+    if (escape == as_unicode) {
+      buffer_ += "u00";
+      buffer_ += hex[byte >> 4];
+      buffer_ += hex[byte & 0xF];
+    } else {
+      buffer_ += escape;
+    }
+  }
+  buffer_.append(valid_utf8, plain);
+}
+
+}  // namespace corocrawl
