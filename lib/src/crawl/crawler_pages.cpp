@@ -109,6 +109,11 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   }
   const int depth = store_->depth(item.url) + 1;  // of the pages this one links to
   const bool too_deep = options_.max_depth && depth > *options_.max_depth;
+  std::vector<std::string_view> urls;
+  urls.reserve(page.links.size());
+  for (const auto& link : page.links)
+    urls.push_back(link.url);
+  store_->prefetch(urls);
   std::vector<std::optional<url_id>> ids;
   ids.reserve(page.links.size());
   for (const auto& link : page.links)

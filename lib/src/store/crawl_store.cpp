@@ -20,6 +20,28 @@ crawl_store::url_id crawl_store::add_url(std::string_view url, std::optional<url
   return id;
 }
 
+void crawl_store::prefetch(std::span<const std::string_view> urls) {
+  prefetch_hashes_.clear();
+  for (const std::string_view url : urls) {
+    prefetch_hashes_.push_back(url_table::hash(url));
+    urls_.prefetch_slot(prefetch_hashes_.back());
+  }
+  prefetch_ids_.clear();
+  for (const std::size_t h : prefetch_hashes_) {
+    const auto id = urls_.likely(h);
+    if (!id) continue;
+    prefetch_ids_.push_back(*id);
+    urls_.prefetch_ref(*id);
+    __builtin_prefetch(&entries_[*id]);
+  }
+  for (const url_id id : prefetch_ids_) {
+    urls_.prefetch_text(id);
+    const entry& e = entries_[id];
+    referrer_lists_.prefetch(e.referrers);
+    source_lists_.prefetch(e.sources);
+  }
+}
+
 void crawl_store::note_depth(url_id id, int depth) {
   auto& e = entries_[id];
   e.depth = static_cast<std::uint16_t>(std::min<int>(e.depth, std::clamp(depth, 0, kMaxDepth)));

@@ -47,6 +47,9 @@ class crawl_store final : public record_source {
 
   /// The id of `url`, if it was added.
   std::optional<url_id> find(std::string_view url) const { return urls_.find(url); }
+  /// Starts reading, several at a time, what finding `urls` and noting links and sources
+  /// to them will read.
+  void prefetch(std::span<const std::string_view> urls);
   std::string_view url(url_id id) const { return urls_[id]; }
   /// How many URLs were added: the next one's id.
   std::size_t size_seen() const { return entries_.size(); }
@@ -203,6 +206,8 @@ class crawl_store final : public record_source {
   std::vector<std::pair<std::string, std::string>> tags_;
   std::unordered_map<std::string, std::uint32_t> tag_ids_;  // "element\x1fattribute"
   std::string tag_key_;                                     // stored()'s scratch
+  std::vector<std::size_t> prefetch_hashes_;                // prefetch()'s scratch
+  std::vector<url_id> prefetch_ids_;
   fragment_checks fragments_;
   std::vector<fragment_group> fragment_groups_;  // by URL, after sort_by_url()
   std::vector<url_id> order_;                    // the finished URLs, by URL

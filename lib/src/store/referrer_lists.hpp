@@ -16,6 +16,7 @@ class referrer_lists {
   static constexpr handle kEmpty = 0xffff'ffff;
 
   void add(handle& list, id referrer) { lists_.add(list, {referrer}); }
+  void prefetch(handle list) const { lists_.prefetch(list); }
   /// Empties `list` and frees its blocks.
   void clear(handle& list) { lists_.clear(list); }
   /// The ids in `list`, in no particular order.
