@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -168,6 +169,40 @@ TEST(CrawlStore, ProblemsListMissingFragmentsAmongTheBrokenUrlsByUrl) {
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0].url, "http://a.test/slow");
   EXPECT_TRUE(crawl_store::problems(store, verdict::rate_limited).empty());
+}
+
+// Pages whose URLs are prefixes of each other, followed by bytes on either side of '#'
+// ("x!" sorts before "x#", "x-" after), with fragments interned in no particular order: the
+// broken links come in the order of their joined text, as std::sort puts the strings.
+TEST(CrawlStore, MissingFragmentsOfManyPagesComeInTheOrderOfTheirText) {
+  auto store = std::make_shared<crawl_store>();
+  const auto root = store->add_url("http://a.test/", std::nullopt);
+  store->finish(root, {.status = 200}, verdict::ok, std::vector<std::string>{});
+  std::mt19937 random(7);  // NOLINT(cert-msc32-c,cert-msc51-cpp): the same pages each run
+  const std::string_view letters = "x!-/.~";
+  std::vector<std::string> expected;
+  for (int page = 0; page < 300; ++page) {
+    std::string url = "http://a.test/";
+    const int length = 1 + static_cast<int>(random() % 4);
+    for (int k = 0; k < length; ++k)
+      url += letters[random() % letters.size()];
+    if (store->find(url)) continue;
+    const auto id = store->add_url(url, root);
+    store->finish(id, {.status = 200}, verdict::ok, std::vector<std::string>{"kept"});
+    const int fragments = 1 + static_cast<int>(random() % 3);
+    for (int k = 0; k < fragments; ++k) {
+      const std::string fragment = std::string(1, "zay!-"[random() % 5]) + std::to_string(k);
+      store->note_fragment(id, fragment, {.page = root, .line = static_cast<unsigned>(page)});
+      expected.push_back(url + "#" + fragment);
+    }
+  }
+  store->sort_by_url();
+  std::ranges::sort(expected);
+  expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+  std::vector<std::string> urls;
+  for (const broken_link& link : crawl_store::problems(store, verdict::broken))
+    urls.push_back(link.url);
+  EXPECT_EQ(urls, expected);
 }
 
 TEST(CrawlStore, ReferrersAreKeptOnlyWhileAUrlMayTurnOutBroken) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "store/url_order.hpp"
+
 namespace corocrawl {
 
 static_assert(sizeof(crawl_store::url_id) == 4);
@@ -155,7 +157,27 @@ void crawl_store::sort_by_url() {
 }
 
 fetch_record crawl_store::at(std::size_t index) const {
+  for (int stage = 0; stage < 3; ++stage) {
+    const std::size_t ahead = index + (std::size_t{16} >> stage);
+    if (ahead < order_.size()) prefetch_record(ahead, stage);
+  }
   return record(order_[index]);
+}
+
+void crawl_store::prefetch_record(std::size_t index, int stage) const {
+  const url_id id = order_[index];
+  switch (stage) {
+    case 0:
+      urls_.prefetch_ref(id);
+      __builtin_prefetch(&entries_[id]);
+      break;
+    case 1:
+      urls_.prefetch_text(id);
+      if (entries_[id].referrer != kNone) urls_.prefetch_ref(entries_[id].referrer);
+      break;
+    default:
+      if (entries_[id].referrer != kNone) urls_.prefetch_text(entries_[id].referrer);
+  }
 }
 
 fetch_record crawl_store::record(url_id id) const {
@@ -210,7 +232,7 @@ std::vector<skipped_url> crawl_store::skipped() const {
 }
 
 std::vector<crawl_store::url_id> crawl_store::sorted_by_url(std::vector<url_id> ids) const {
-  std::ranges::sort(ids, {}, [this](url_id id) { return urls_[id]; });
+  order_by_text(ids, urls_);
   return ids;
 }
 

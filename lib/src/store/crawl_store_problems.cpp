@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "store/crawl_store.hpp"
+#include "store/url_order.hpp"
 
 namespace corocrawl {
 
@@ -44,7 +45,13 @@ class crawl_store::problem_source final : public item_source<broken_link> {
   problem_source(std::shared_ptr<const crawl_store> store, verdict meaning)
       : store_(std::move(store)), items_(store_->problem_items(meaning)) {}
   std::size_t size() const override { return items_.size(); }
-  broken_link at(std::size_t index) const override { return store_->problem_item(items_[index]); }
+  broken_link at(std::size_t index) const override {
+    for (int stage = 0; stage < 4; ++stage) {
+      const std::size_t ahead = index + (std::size_t{32} >> stage);
+      if (ahead < items_.size()) store_->prefetch_problem(items_[ahead], stage);
+    }
+    return store_->problem_item(items_[index]);
+  }
 
  private:
   std::shared_ptr<const crawl_store> store_;
@@ -56,23 +63,58 @@ broken_list crawl_store::problems(std::shared_ptr<const crawl_store> store, verd
 }
 
 void crawl_store::group_missing_fragments() {
-  fragments_.sort_missing();
+  fragments_.sort_missing();  // by target, then fragment id: a target's groups are together
   const auto& all = fragments_.missing_fragments();
   const auto starts_group = [&all](std::uint32_t k) {
     return k == 0 || all[k].target != all[k - 1].target || all[k].fragment != all[k - 1].fragment;
   };
+  const auto starts_target = [&all](std::uint32_t k) {
+    return k == 0 || all[k].target != all[k - 1].target;
+  };
   std::size_t groups = 0;
-  for (std::uint32_t k = 0; k < all.size(); ++k)
+  std::size_t targets = 0;
+  for (std::uint32_t k = 0; k < all.size(); ++k) {
     groups += starts_group(k) ? 1 : 0;
+    targets += starts_target(k) ? 1 : 0;
+  }
   fragment_groups_.clear();
   fragment_groups_.reserve(groups);  // exactly: there may be millions
+  fragment_targets_.clear();
+  fragment_targets_.reserve(targets);
   for (std::uint32_t k = 0; k < all.size(); ++k) {
-    if (starts_group(k)) fragment_groups_.emplace_back(k, k);
+    if (starts_group(k)) {
+      if (starts_target(k)) {
+        const auto at = static_cast<std::uint32_t>(fragment_groups_.size());
+        fragment_targets_.push_back({all[k].target, at, at});
+      }
+      fragment_groups_.emplace_back(k, k);
+      ++fragment_targets_.back().end;
+    }
     fragment_groups_.back().second = k + 1;
   }
-  std::ranges::sort(fragment_groups_, [this](const auto& a, const auto& b) {
-    return joined_less(group_url(a), group_url(b));
-  });
+  // In the order of "page#fragment": the pages by their text as if each ended in '#', which
+  // orders "a#x" before "a!b#y" as the joined text does; then each page's groups by their
+  // fragment's text. A page's text is read for its own comparisons only, not for each of its
+  // groups': at a million URLs those reads were cache misses.
+  std::vector<url_id> pages;
+  pages.reserve(fragment_targets_.size());
+  for (const fragment_target& target : fragment_targets_)
+    pages.push_back(target.target);
+  order_by_text(pages, urls_, '#');
+  std::vector<fragment_target> by_id = std::move(fragment_targets_);  // by target id
+  fragment_targets_.clear();
+  fragment_targets_.reserve(by_id.size());
+  for (const url_id page : pages) {
+    fragment_targets_.push_back(
+        *std::ranges::lower_bound(by_id, page, {}, &fragment_target::target));
+  }
+  for (const fragment_target& target : fragment_targets_) {
+    std::sort(fragment_groups_.begin() + target.first, fragment_groups_.begin() + target.end,
+              [this, &all](const fragment_group& a, const fragment_group& b) {
+                return fragments_.fragment(all[a.first].fragment) <
+                       fragments_.fragment(all[b.first].fragment);
+              });
+  }
 }
 
 crawl_store::joined_url crawl_store::group_url(const fragment_group& group) const {
@@ -90,14 +132,43 @@ std::vector<std::uint32_t> crawl_store::problem_items(verdict meaning) const {
   std::vector<std::uint32_t> items;
   items.reserve(ids.size() + fragment_groups_.size());
   std::size_t next_id = 0;
-  for (std::uint32_t group = 0; group < fragment_groups_.size(); ++group) {
-    const joined_url url = group_url(fragment_groups_[group]);
-    while (next_id < ids.size() && joined_less({urls_[ids[next_id]]}, url))
-      items.push_back(ids[next_id++]);
-    items.push_back(kFragmentGroup | group);
+  for (const fragment_target& target : fragment_targets_) {
+    for (std::uint32_t group = target.first; group < target.end; ++group) {
+      if (next_id < ids.size()) {
+        const joined_url url = group_url(fragment_groups_[group]);
+        while (next_id < ids.size() && joined_less({urls_[ids[next_id]]}, url))
+          items.push_back(ids[next_id++]);
+      }
+      items.push_back(kFragmentGroup | group);
+    }
   }
   items.insert(items.end(), ids.begin() + static_cast<std::ptrdiff_t>(next_id), ids.end());
   return items;
+}
+
+void crawl_store::prefetch_problem(std::uint32_t item, int stage) const {
+  if ((item & kFragmentGroup) == 0) return;  // few: the broken URLs themselves
+  const fragment_group& group = fragment_groups_[item & ~kFragmentGroup];
+  const auto& all = fragments_.missing_fragments();
+  const std::uint32_t end = std::min(group.second, group.first + 4);  // the first few places
+  switch (stage) {
+    case 0:
+      __builtin_prefetch(&group);
+      break;
+    case 1:
+      __builtin_prefetch(&all[group.first]);
+      break;
+    case 2:
+      urls_.prefetch_ref(all[group.first].target);
+      __builtin_prefetch(&entries_[all[group.first].target]);
+      for (std::uint32_t k = group.first; k < end; ++k)
+        urls_.prefetch_ref(all[k].source.page);
+      break;
+    default:
+      urls_.prefetch_text(all[group.first].target);
+      for (std::uint32_t k = group.first; k < end; ++k)
+        urls_.prefetch_text(all[k].source.page);
+  }
 }
 
 broken_link crawl_store::problem_item(std::uint32_t item) const {

@@ -1,0 +1,86 @@
+// URLs ordered by their text through 8-byte keys past a shared prefix, then whole texts where
+// the keys are equal: the same order as std::sort gives the strings.
+#include "store/url_order.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace corocrawl {
+namespace {
+
+// `count` distinct URLs of a shared prefix and a few letters from `letters`, added to `urls`
+// in the order made; their ids.
+std::vector<url_table::id> add_urls(url_table& urls, std::string_view prefix,
+                                    std::string_view letters, int count, unsigned seed) {
+  std::mt19937 random(seed);  // NOLINT(cert-msc32-c,cert-msc51-cpp): the same URLs each run
+  std::vector<url_table::id> ids;
+  while (ids.size() < static_cast<std::size_t>(count)) {
+    std::string url(prefix);
+    const int length = static_cast<int>(random() % 14);
+    for (int k = 0; k < length; ++k)
+      url += letters[random() % letters.size()];
+    if (!urls.find(url)) ids.push_back(urls.add(url));
+  }
+  return ids;
+}
+
+std::vector<std::string> texts(const url_table& urls, const std::vector<url_table::id>& ids,
+                               std::string_view ending = "") {
+  std::vector<std::string> out;
+  for (const auto id : ids)
+    out.push_back(std::string(urls[id]) + std::string(ending));
+  return out;
+}
+
+TEST(UrlOrder, SortsAsTheTextsSortWhateverTheyShare) {
+  for (const std::string_view prefix : {"", "h", "http://127.0.0.1:8000/s1/"}) {
+    url_table urls;
+    // Few letters, so that many texts share their first bytes past the prefix and keys tie.
+    auto ids = add_urls(urls, prefix, "ab/", 3000, 5);
+    auto expected = texts(urls, ids);
+    std::ranges::sort(expected);
+    order_by_text(ids, urls);
+    EXPECT_EQ(texts(urls, ids), expected) << prefix;
+  }
+}
+
+TEST(UrlOrder, BytesAboveSevenBitsNulsAndPrefixesOfOthers) {
+  url_table urls;
+  std::vector<url_table::id> ids;
+  for (const std::string& url :
+       {std::string("x"), std::string("x\xC3\xA9"), std::string("x\0", 2), std::string("x\0a", 3),
+        std::string("x~"), std::string("xa"), std::string("x\x01"), std::string("xaaaaaaaaab"),
+        std::string("xaaaaaaaaa"), std::string("xaaaaaaaa\xFF")})
+    ids.push_back(urls.add(url));
+  auto expected = texts(urls, ids);
+  std::ranges::sort(expected);
+  order_by_text(ids, urls);
+  EXPECT_EQ(texts(urls, ids), expected);
+}
+
+// With '#' appended, as "page#fragment" texts order their pages: "a!b" before "a", "a-b" after.
+TEST(UrlOrder, AnEndingOrdersThePagesAsTheirFragmentsTextsDo) {
+  url_table urls;
+  auto ids = add_urls(urls, "http://a.test/", "a!-#\"", 2000, 9);
+  auto expected = texts(urls, ids, "#");
+  std::ranges::sort(expected);
+  order_by_text(ids, urls, '#');
+  EXPECT_EQ(texts(urls, ids, "#"), expected);
+}
+
+TEST(UrlOrder, NoneOrOneIsLeftAsItIs) {
+  url_table urls;
+  std::vector<url_table::id> none;
+  order_by_text(none, urls);
+  EXPECT_TRUE(none.empty());
+  std::vector<url_table::id> one{urls.add("http://a.test/")};
+  order_by_text(one, urls, '#');
+  EXPECT_EQ(one, std::vector<url_table::id>{0});
+}
+
+}  // namespace
+}  // namespace corocrawl
