@@ -11,6 +11,8 @@
 #include <system_error>
 #include <vector>
 
+#include "page_writer.hpp"
+
 namespace corocrawl::bench {
 namespace {
 
@@ -149,69 +151,68 @@ constexpr std::array<std::string_view, 64> words = {"lorem",      "ipsum",      
                                                     "est",        "laborum",      "crawler",
                                                     "coroutine"};
 
-std::string_view word(splitmix64& rng) {
-  return words[rng.below(words.size())];
+constexpr auto padded_words = pad_words(words);
+
+const padded_word& word(splitmix64& rng) {
+  return padded_words[rng.below(words.size())];
 }
 
-void append_capitalized(std::string& out, std::string_view w) {
-  out += static_cast<char>(w.front() - 'a' + 'A');
-  out.append(w.substr(1));
+void append_capitalized(std::string& out, const padded_word& w) {
+  out += static_cast<char>(w.text[0] - 'a' + 'A');
+  out.append(w.text.data() + 1, w.size - 1U);
 }
 
-void append_words(std::string& out, splitmix64& rng, std::uint64_t min_count,
+void append_words(page_writer& out, splitmix64& rng, std::uint64_t min_count,
                   std::uint64_t max_count, bool capitalize) {
   const auto count = min_count + rng.below(max_count - min_count + 1);
   for (std::uint64_t i = 0; i < count; ++i) {
-    if (i != 0) out += ' ';
-    if (i == 0 && capitalize) {
-      append_capitalized(out, word(rng));
-    } else {
-      out.append(word(rng));
-    }
+    if (i != 0) out.put(' ');
+    out.put(word(rng), i == 0 && capitalize);
   }
 }
 
-void append_sentence(std::string& out, splitmix64& rng) {
+void append_sentence(page_writer& out, splitmix64& rng) {
   const auto count = 5 + rng.below(10);
   for (std::uint64_t i = 0; i < count; ++i) {
     if (i == 0) {
-      append_capitalized(out, word(rng));
+      out.put(word(rng), true);
       continue;
     }
-    out += ' ';
+    out.put(' ');
     switch (rng.below(16)) {
       case 0:
-        out += "<em>";
-        out.append(word(rng));
-        out += "</em>";
+        out.put("<em>");
+        out.put(word(rng));
+        out.put("</em>");
         break;
       case 1:
-        out += "<strong>";
-        out.append(word(rng));
-        out += "</strong>";
+        out.put("<strong>");
+        out.put(word(rng));
+        out.put("</strong>");
         break;
       default:
-        out.append(word(rng));
+        out.put(word(rng));
     }
-    if (i + 1 < count && rng.below(8) == 0) out += ',';
+    if (i + 1 < count && rng.below(8) == 0) out.put(',');
   }
-  out += '.';
+  out.put('.');
 }
 
 // Exactly `length` bytes of words (the last one possibly cut), the first one capitalized.
-void append_exact_text(std::string& out, splitmix64& rng, std::size_t length) {
+void append_exact_text(page_writer& out, splitmix64& rng, std::size_t length) {
   bool first = true;
   while (length > 0) {
-    std::string piece = first ? "" : " ";
-    if (first) {
-      append_capitalized(piece, word(rng));
-    } else {
-      piece.append(word(rng));
+    if (!first) {
+      out.put(' ');
+      --length;
     }
-    first = false;
-    const auto take = std::min(length, piece.size());
-    out.append(piece, 0, take);
+    const padded_word& w = word(rng);
+    const std::size_t take = std::min<std::size_t>(length, w.size);
+    const std::size_t at = out.size();
+    out.put(w, first);
+    out.truncate(at + take);
     length -= take;
+    first = false;
   }
 }
 
@@ -226,63 +227,63 @@ struct anchor_queue {
   const std::string& take() { return anchors[next++]; }
 };
 
-void append_paragraph(std::string& out, splitmix64& rng, anchor_queue& links) {
-  out += "<p>";
+void append_paragraph(page_writer& out, splitmix64& rng, anchor_queue& links) {
+  out.put("<p>");
   const auto sentences = 2 + rng.below(4);
   for (std::uint64_t i = 0; i < sentences; ++i) {
-    if (i != 0) out += ' ';
+    if (i != 0) out.put(' ');
     append_sentence(out, rng);
     if (!links.empty() && rng.below(3) == 0) {
-      out += " See ";
-      out += links.take();
-      out += '.';
+      out.put(" See ");
+      out.put(links.take());
+      out.put('.');
     }
   }
-  out += "</p>\n";
+  out.put("</p>\n");
 }
 
-void append_heading(std::string& out, splitmix64& rng, int& section) {
-  out += "<h2 id=\"sec-";
-  out += decimal(static_cast<std::uint64_t>(section++));
-  out += "\">";
+void append_heading(page_writer& out, splitmix64& rng, int& section) {
+  out.put("<h2 id=\"sec-");
+  out.put_number(static_cast<std::uint64_t>(section++));
+  out.put("\">");
   append_words(out, rng, 2, 5, true);
-  out += "</h2>\n";
+  out.put("</h2>\n");
 }
 
-void append_list(std::string& out, splitmix64& rng, anchor_queue& links) {
+void append_list(page_writer& out, splitmix64& rng, anchor_queue& links) {
   const bool ordered = rng.below(3) == 0;
-  out += ordered ? "<ol>\n" : "<ul>\n";
+  out.put(ordered ? "<ol>\n" : "<ul>\n");
   const auto items = 3 + rng.below(4);
   for (std::uint64_t i = 0; i < items; ++i) {
-    out += "<li>";
+    out.put("<li>");
     append_words(out, rng, 3, 8, true);
     if (!links.empty() && rng.below(2) == 0) {
-      out += ": ";
-      out += links.take();
+      out.put(": ");
+      out.put(links.take());
     }
-    out += "</li>\n";
+    out.put("</li>\n");
   }
-  out += ordered ? "</ol>\n" : "</ul>\n";
+  out.put(ordered ? "</ol>\n" : "</ul>\n");
 }
 
-void append_table(std::string& out, splitmix64& rng) {
-  out +=
+void append_table(page_writer& out, splitmix64& rng) {
+  out.put(
       "<table>\n<thead><tr><th>Item</th><th>Count</th><th>Notes</th></tr></thead>\n"
-      "<tbody>\n";
+      "<tbody>\n");
   const auto rows = 3 + rng.below(5);
   for (std::uint64_t i = 0; i < rows; ++i) {
-    out += "<tr><td>";
-    append_capitalized(out, word(rng));
-    out += "</td><td>";
-    out += decimal(rng.below(100000));
-    out += "</td><td>";
+    out.put("<tr><td>");
+    out.put(word(rng), true);
+    out.put("</td><td>");
+    out.put_number(rng.below(100000));
+    out.put("</td><td>");
     append_words(out, rng, 2, 5, false);
-    out += "</td></tr>\n";
+    out.put("</td></tr>\n");
   }
-  out += "</tbody>\n</table>\n";
+  out.put("</tbody>\n</table>\n");
 }
 
-void append_block(std::string& out, splitmix64& rng, anchor_queue& links, int& section) {
+void append_block(page_writer& out, splitmix64& rng, anchor_queue& links, int& section) {
   const auto kind = rng.below(10);
   if (kind < 5) {
     append_paragraph(out, rng, links);
@@ -296,10 +297,10 @@ void append_block(std::string& out, splitmix64& rng, anchor_queue& links, int& s
   }
 }
 
-void append_list_item(std::string& out, const std::string& anchor) {
-  out += "<li>";
-  out += anchor;
-  out += "</li>\n";
+void append_list_item(page_writer& out, const std::string& anchor) {
+  out.put("<li>");
+  out.put(anchor);
+  out.put("</li>\n");
 }
 
 constexpr std::size_t list_item_overhead = std::string_view("<li></li>\n").size();
@@ -412,47 +413,47 @@ void append_synthetic_page(std::string& out, std::uint64_t index, const site_sha
     return footer_open.size() + footer_items[next] + footer_close.size();
   };
 
-  out.reserve(end);
-  out +=
+  page_writer page(out, end - out.size());
+  page.put(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>";
-  append_words(out, rng, 2, 4, true);
-  out += "</title>\n</head>\n<body>\n<header><p>Synthetic site</p></header>\n<nav>\n<ul>\n";
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+  append_words(page, rng, 2, 4, true);
+  page.put("</title>\n</head>\n<body>\n<header><p>Synthetic site</p></header>\n<nav>\n<ul>\n");
   const auto nav_items = std::min<std::size_t>(links.anchors.size(), 2 + rng.below(5));
   while (links.next < nav_items)
-    append_list_item(out, links.take());
-  out += "</ul>\n</nav>\n<main>\n<h1>";
-  append_words(out, rng, 2, 6, true);
-  out += "</h1>\n";
+    append_list_item(page, links.take());
+  page.put("</ul>\n</nav>\n<main>\n<h1>");
+  append_words(page, rng, 2, 6, true);
+  page.put("</h1>\n");
 
   // Whole blocks while they fit; the first that does not is taken back.
   int section = 0;
   for (;;) {
-    const auto mark = out.size();
+    const auto mark = page.size();
     const auto mark_next = links.next;
-    append_block(out, rng, links, section);
-    if (out.size() + tail_size(links.next) > end) {
-      out.resize(mark);
+    append_block(page, rng, links, section);
+    if (page.size() + tail_size(links.next) > end) {
+      page.truncate(mark);
       links.next = mark_next;
       break;
     }
   }
   // Then a paragraph (or whitespace) of exactly the bytes left.
-  const auto used = out.size() + tail_size(links.next);
+  const auto used = page.size() + tail_size(links.next);
   const std::size_t left = used < end ? end - used : 0;
   constexpr std::size_t paragraph_overhead = std::string_view("<p></p>\n").size();
   if (left >= paragraph_overhead) {
-    out += "<p>";
-    append_exact_text(out, rng, left - paragraph_overhead);
-    out += "</p>\n";
+    page.put("<p>");
+    append_exact_text(page, rng, left - paragraph_overhead);
+    page.put("</p>\n");
   } else {
-    out.append(left, '\n');
+    page.put(left, '\n');
   }
 
-  out += footer_open;
+  page.put(footer_open);
   while (!links.empty())
-    append_list_item(out, links.take());
-  out += footer_close;
+    append_list_item(page, links.take());
+  page.put(footer_close);
 }
 
 site_expectation expected(const site_shape& shape) {
