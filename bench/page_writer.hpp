@@ -52,6 +52,12 @@ class page_writer {
     room(1);
     out_[size_++] = c;
   }
+  /// `c` when `wanted`, without a branch.
+  void put_if(char c, bool wanted) {
+    room(1);
+    out_[size_] = c;
+    size_ += wanted ? 1 : 0;
+  }
   void put(std::string_view text) {
     room(text.size());
     std::memcpy(out_.data() + size_, text.data(), text.size());
