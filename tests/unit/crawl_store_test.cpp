@@ -238,6 +238,42 @@ TEST(CrawlStore, ReferrersAreKeptOnlyWhileAUrlMayTurnOutBroken) {
   }
 }
 
+// Once sorted for the reports, only the problems and the skipped URLs keep their lists: the
+// memory of the others (a large crawl's pending URLs) goes back for the reports to use.
+TEST(CrawlStore, SortingForTheReportsKeepsTheListsTheyRead) {
+  auto store = std::make_shared<crawl_store>();
+  const auto root = store->add_url("http://a.test/", std::nullopt);
+  const auto broken = store->add_url("http://a.test/broken", root);
+  const auto trap = store->add_url("http://a.test/trap", root);
+  const auto pending = store->add_url("http://a.test/pending", root);
+  std::vector<crawl_store::url_id> pages;
+  for (int i = 0; i < 30; ++i)  // several blocks of each kind
+    pages.push_back(store->add_url("http://a.test/p" + std::to_string(i), root));
+  for (const auto page : pages) {
+    for (const auto target : {broken, trap, pending}) {
+      store->note_link(page, target);
+      store->note_source(target, {.page = page, .element = "a", .attribute = "href", .line = 7});
+    }
+  }
+  store->finish(root, {.status = 200}, verdict::ok);
+  store->finish(broken, {.status = 404}, verdict::broken);
+  store->skip(trap, "trap: a loop");
+  store->sort_by_url();
+  EXPECT_EQ(store->referrers(broken).size(), 31u);
+  EXPECT_EQ(store->sources(broken).size(), 30u);
+  EXPECT_TRUE(store->referrers(pending).empty());
+  EXPECT_TRUE(store->sources(pending).empty());
+  const broken_list problems = crawl_store::problems(store, verdict::broken);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].referrers.size(), 31u);
+  EXPECT_EQ(problems[0].sources.size(), 30u);
+  const auto skipped = store->skipped();
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].referrers.size(), 31u);
+  EXPECT_EQ(skipped[0].sources.size(), 30u);
+  EXPECT_EQ(store->unchecked().size(), 31u);  // pending and the pages: listed all the same
+}
+
 TEST(ReferrerLists, ListsShareOnePoolOfBlocks) {
   referrer_lists lists;
   referrer_lists::handle a = referrer_lists::kEmpty;

@@ -3,10 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <condition_variable>
@@ -14,19 +10,9 @@
 #include <mutex>
 #include <system_error>
 
+#include "sys/free_memory.hpp"
+
 namespace corocrawl {
-
-namespace {
-
-// A big page's tree, some ten times its size, was just freed: glibc keeps freed memory in the
-// thread's own heap, where no other thread's allocations reuse it, unless it is trimmed.
-void give_back_freed_memory() {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-}
-
-}  // namespace
 
 struct parse_pool::state {
   std::mutex mutex;
@@ -118,6 +104,7 @@ void parse_pool::serve(const std::shared_ptr<state>& shared) {
     }
     lock.unlock();
     job->run();
+    // A big page's tree, some ten times its size, was just freed, in this thread's heap.
     if (heavy) give_back_freed_memory();
     lock.lock();
     if (heavy) s.heavy_running = false;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "store/url_order.hpp"
+#include "sys/free_memory.hpp"
 
 namespace corocrawl {
 
@@ -148,12 +149,34 @@ bool crawl_store::redirects_reach(url_id start, url_id goal, int max_hops) const
 }
 
 void crawl_store::sort_by_url() {
+  drop_lists_not_reported();
+  fragments_.end_checks();
+  give_back_freed_memory();  // else the reports' large vectors come from new pages
   order_.clear();
   for (url_id id = 0; id < entries_.size(); ++id) {
     if (entries_[id].finished) order_.push_back(id);
   }
   order_ = sorted_by_url(std::move(order_));
   group_missing_fragments();
+}
+
+void crawl_store::drop_lists_not_reported() {
+  referrer_lists referrers;
+  source_lists sources;
+  for (entry& e : entries_) {
+    auto kept_referrers = referrer_lists::kEmpty;
+    auto kept_sources = source_lists::kEmpty;
+    if ((e.finished && e.keeps_referrers) || is_skipped(e)) {
+      for (const url_id page : referrer_lists_.ids(e.referrers))
+        referrers.add(kept_referrers, page);
+      for (const stored_source& source : source_lists_.entries(e.sources))
+        sources.add(kept_sources, source);
+    }
+    e.referrers = kept_referrers;
+    e.sources = kept_sources;
+  }
+  referrer_lists_ = std::move(referrers);
+  source_lists_ = std::move(sources);
 }
 
 fetch_record crawl_store::at(std::size_t index) const {

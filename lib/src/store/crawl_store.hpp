@@ -106,7 +106,8 @@ class crawl_store final : public record_source {
   bool redirects_reach(url_id start, url_id goal, int max_hops) const;
 
   /// Orders the records, and the missing fragments, by URL; call once every record is in,
-  /// before reading them.
+  /// before reading them. From then on only the problems and skipped URLs keep their
+  /// referrers and sources, and fragments are no longer checked.
   void sort_by_url();
 
   /// The record of finished URL `id`.
@@ -200,6 +201,9 @@ class crawl_store final : public record_source {
   link_source source_of(const stored_source& source) const;
   fragment_checks::page_state page_state_of(url_id id) const;
   void group_missing_fragments();
+  // Rebuilds the referrer and source pools with the lists the reports read only, so that
+  // what the crawl's pending URLs held (most of a large crawl's memory) serves the reports.
+  void drop_lists_not_reported();
   joined_url group_url(const fragment_group& group) const;
   // The problems of `meaning`, by URL: url ids, and fragment groups marked by the top bit.
   std::vector<std::uint32_t> problem_items(verdict meaning) const;

@@ -87,6 +87,13 @@ void fragment_checks::sort_missing() {
   });
 }
 
+void fragment_checks::end_checks() {
+  // Assigned afresh, so that their memory goes too (an emptied map keeps its buckets).
+  waiting_ = {};
+  anchors_ = {};
+  anchor_hashes_ = {};
+}
+
 std::uint32_t fragment_checks::intern(std::string_view fragment) {
   if (const auto known = fragments_.find(fragment)) return *known;
   return fragments_.add(fragment);

@@ -61,6 +61,9 @@ class fragment_checks {
   /// Orders the missing references by target and fragment, so that the references to one
   /// fragment of one page are together.
   void sort_missing();
+  /// No more pages or references come: drops what only checking needs (the pages' id
+  /// hashes, the references still waiting for a page), keeping the missing references.
+  void end_checks();
   /// The text of fragment `id`.
   std::string_view fragment(std::uint32_t id) const { return fragments_[id]; }
 
