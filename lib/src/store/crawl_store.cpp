@@ -163,7 +163,8 @@ void crawl_store::sort_by_url() {
 void crawl_store::drop_lists_not_reported() {
   referrer_lists referrers;
   source_lists sources;
-  for (entry& e : entries_) {
+  for (url_id id = 0; id < entries_.size(); ++id) {
+    entry& e = entries_[id];
     auto kept_referrers = referrer_lists::kEmpty;
     auto kept_sources = source_lists::kEmpty;
     if ((e.finished && e.keeps_referrers) || is_skipped(e)) {

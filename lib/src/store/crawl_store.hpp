@@ -25,6 +25,7 @@
 #include "store/pooled_lists.hpp"
 #include "store/referrer_lists.hpp"
 #include "store/stored_source.hpp"
+#include "store/table_memory.hpp"
 #include "store/url_table.hpp"
 
 namespace corocrawl {
@@ -210,7 +211,7 @@ class crawl_store final : public record_source {
   broken_link problem_item(std::uint32_t item) const;
 
   url_table urls_;
-  std::deque<entry> entries_;  // by url_id
+  table_array<entry> entries_;  // by url_id
   referrer_lists referrer_lists_;
   source_lists source_lists_;
   // The (element, attribute) pairs of the sources, each stored once.

@@ -12,6 +12,8 @@
 #include <iterator>
 #include <vector>
 
+#include "store/table_memory.hpp"
+
 namespace corocrawl {
 
 /// `T` is a small value type whose value-initialised form is a free slot (`T{}.empty()`).
@@ -80,7 +82,7 @@ class pooled_lists {
     T entries[PerBlock];
     handle next;  // the rest of the list, or the next free block
   };
-  std::deque<block> blocks_;
+  table_array<block> blocks_;
   handle free_ = kEmpty;
 };
 

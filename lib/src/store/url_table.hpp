@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "store/table_memory.hpp"
+
 namespace corocrawl {
 
 class url_table {
@@ -30,12 +32,15 @@ class url_table {
   /// The URL of `i` (< size()); the view stays valid as long as the table.
   std::string_view operator[](id i) const;
   std::size_t size() const { return refs_.size(); }
+  url_table() = default;
+  url_table(const url_table&) = delete;
+  url_table& operator=(const url_table&) = delete;
 
   /// The hash find() and add() look a URL up by.
   static std::size_t hash(std::string_view url);
   /// Starts reading the index where `url` of hash `h` would be, for a find soon after.
   void prefetch_slot(std::size_t h) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
+    if (slot_count_ != 0) __builtin_prefetch(&slots_[h & (slot_count_ - 1)]);
   }
   /// The id a find() of hash `h` will most likely answer (the first slot whose tag agrees),
   /// without reading any text; none when no slot agrees.
@@ -64,10 +69,16 @@ class url_table {
   // the blocks taken as one run (4 bytes instead of a 16-byte view); a URL that is very long,
   // holds a NUL or would not fit below kApart is kept apart.
   std::vector<std::unique_ptr<char[]>> blocks_;
-  std::size_t used_ = kBlockSize;   // in the last block
-  std::deque<std::uint32_t> refs_;  // by id; a deque grows without copying what it holds
+  std::size_t used_ = kBlockSize;    // in the last block
+  table_array<std::uint32_t> refs_;  // by id
   std::deque<std::string> apart_;
-  std::vector<slot> slots_;  // open addressing with linear probing; kEmpty is free
+  // Open addressing with linear probing; kEmpty is free.
+  struct slots_free {
+    std::size_t count;
+    void operator()(slot* slots) const { free_table(slots, count * sizeof(slot), true); }
+  };
+  std::unique_ptr<slot[], slots_free> slots_{nullptr, slots_free{0}};
+  std::size_t slot_count_ = 0;
 };
 
 }  // namespace corocrawl

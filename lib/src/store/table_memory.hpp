@@ -1,0 +1,71 @@
+#pragma once
+// Memory for the crawl's large tables, which are read at random: at a million URLs they take
+// hundreds of megabytes, and a read there missed the TLB as well as the caches (a page walk,
+// itself often a cache miss, before the miss on the data). Regions of 2 MiB and more are
+// aligned to 2 MiB and advised to be backed by transparent huge pages (MADV_HUGEPAGE), one TLB
+// entry for 2 MiB instead of 4 KiB, where the system allows it; smaller ones come from the
+// heap. table_array keeps a table in such regions, the first one plain, so that a small
+// crawl's memory is not rounded up to huge pages.
+
+#include <cstddef>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace corocrawl {
+
+inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
+
+/// `bytes` of memory aligned for any table element; with `huge` and at least kHugePageBytes,
+/// aligned to kHugePageBytes and advised to be backed by huge pages. Throws std::bad_alloc.
+void* allocate_table(std::size_t bytes, bool huge);
+/// Frees what allocate_table(bytes, huge) gave.
+void free_table(void* memory, std::size_t bytes, bool huge) noexcept;
+
+/// A growable array of `T` (trivially copyable, value-initialised when added) in regions of
+/// kHugePageBytes: elements never move, and every region but the first is advised to be
+/// backed by huge pages.
+template <class T>
+class table_array {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+ public:
+  static constexpr std::size_t kPerRegion = kHugePageBytes / sizeof(T);
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](std::size_t i) { return regions_[i / kPerRegion].get()[i % kPerRegion]; }
+  const T& operator[](std::size_t i) const {
+    return regions_[i / kPerRegion].get()[i % kPerRegion];
+  }
+  T& back() { return (*this)[size_ - 1]; }
+
+  /// Adds a value-initialised element and returns it.
+  T& emplace_back() {
+    if (size_ == regions_.size() * kPerRegion) add_region();
+    T* const added = &(*this)[size_];
+    ::new (static_cast<void*>(added)) T();
+    ++size_;
+    return *added;
+  }
+  void push_back(const T& value) { emplace_back() = value; }
+
+ private:
+  struct region_free {
+    bool huge;
+    void operator()(T* region) const { free_table(region, kHugePageBytes, huge); }
+  };
+  using region = std::unique_ptr<T[], region_free>;
+
+  void add_region() {
+    const bool huge = !regions_.empty();
+    regions_.emplace_back(static_cast<T*>(allocate_table(kHugePageBytes, huge)), region_free{huge});
+  }
+
+  std::vector<region> regions_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace corocrawl
