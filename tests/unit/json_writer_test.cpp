@@ -46,6 +46,23 @@ TEST(JsonWriter, RandomStringsAndInvalidUtf8ComeOutAsJsonTextMakesThem) {
   }
 }
 
+// Long strings are scanned eight bytes at a time: a byte to escape, or one that is not ASCII
+// (valid or not), at every offset of such a step.
+TEST(JsonWriter, EveryOffsetOfALongStringIsEscapedAsBoostJsonEscapesIt) {
+  for (const std::string& odd :
+       {std::string("\""), std::string("\\"), std::string("\n"), std::string(1, '\0'),
+        std::string("\x1f"), std::string("\x7f"), std::string("\xC3\xA9"), std::string("\xC3"),
+        std::string("\xFF"), std::string(" ")}) {
+    for (std::size_t at = 0; at < 40; ++at) {
+      std::string text(40, 'a');
+      text.replace(at, 1, odd);
+      EXPECT_EQ(written([&](json_writer& w) { w.string(text); }),
+                json::serialize(json::value(json_text(text))))
+          << "offset " << at;
+    }
+  }
+}
+
 TEST(JsonWriter, ObjectsArraysAndNumbersAreWrittenAsSerializeWritesThem) {
   const std::string text = written([](json_writer& w) {
     w.begin_object();

@@ -2,6 +2,8 @@
 
 #include <array>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 
 #include "corocrawl/utf8.hpp"
 
@@ -25,6 +27,15 @@ constexpr std::array<char, 256> make_escapes() {
   return escapes;
 }
 constexpr auto kEscapes = make_escapes();
+
+// Whether any of the eight bytes of `word` is below 0x20, '"' or '\\': the bit tricks of
+// "Bit Twiddling Hacks" (a byte below n: (x - n) & ~x & 0x80; equal to c: below 1 of x ^ c).
+bool needs_escaping(std::uint64_t word) {
+  constexpr std::uint64_t ones = 0x0101'0101'0101'0101ULL;
+  constexpr std::uint64_t highs = 0x8080'8080'8080'8080ULL;
+  const auto below = [](std::uint64_t x, std::uint64_t n) { return (x - ones * n) & ~x & highs; };
+  return (below(word, 0x20) | below(word ^ (ones * '"'), 1) | below(word ^ (ones * '\\'), 1)) != 0;
+}
 
 }  // namespace
 
@@ -108,12 +119,23 @@ void json_writer::before_value() {
 void json_writer::escaped(std::string_view valid_utf8) {
   constexpr std::string_view hex = "0123456789abcdef";
   std::size_t plain = 0;  // the start of the bytes not written yet
-  for (std::size_t i = 0; i < valid_utf8.size(); ++i) {
+  std::size_t i = 0;
+  while (i < valid_utf8.size()) {
+    // Most strings need no escape: eight bytes at a time while none does.
+    if (valid_utf8.size() - i >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, valid_utf8.data() + i, sizeof word);
+      if (!needs_escaping(word)) {
+        i += 8;
+        continue;
+      }
+    }
     const auto byte = static_cast<unsigned char>(valid_utf8[i]);
     const char escape = kEscapes[byte];
+    ++i;
     if (escape == as_is) continue;
-    buffer_.append(valid_utf8, plain, i - plain);
-    plain = i + 1;
+    buffer_.append(valid_utf8, plain, i - 1 - plain);
+    plain = i;
     buffer_ += '\\';
     if (escape == as_unicode) {
       buffer_ += "u00";
