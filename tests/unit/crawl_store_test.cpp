@@ -274,6 +274,69 @@ TEST(CrawlStore, SortingForTheReportsKeepsTheListsTheyRead) {
   EXPECT_EQ(store->unchecked().size(), 31u);  // pending and the pages: listed all the same
 }
 
+// A list read through for_each builds every item into one object: what an item leaves in it
+// (more sources, a redirect, an error) must not show through in the next.
+TEST(CrawlStore, ItemsReadIntoOneObjectAreTheItemsReadOneByOne) {
+  auto store = std::make_shared<crawl_store>();
+  const auto root = store->add_url("http://a.test/", std::nullopt);
+  store->finish(root, {.status = 200, .content_type = "text/html", .encoding = "utf-8"},
+                verdict::ok, std::vector<std::string>{});
+  std::vector<crawl_store::url_id> pages;
+  for (int i = 0; i < 6; ++i) {
+    const auto page = store->add_url("http://a.test/p" + std::to_string(i), root);
+    pages.push_back(page);
+    store->finish(page, {.status = 200}, verdict::ok, std::vector<std::string>{"kept"});
+  }
+  const auto moved = store->add_url("http://a.test/moved", root);
+  store->finish(moved, {.status = 301, .next_url = "http://a.test/p0"}, verdict::ok);
+  const auto gone = store->add_url("http://a.test/gone", pages[2]);
+  store->note_source(gone, {.page = pages[2], .element = "img", .attribute = "src", .line = 4});
+  store->finish(gone, {.status = 404, .error = "not here"}, verdict::broken);
+  // Missing fragments with 3, 1, 5 and 2 places, from pages alike and not.
+  const int places[] = {3, 1, 5, 2};
+  for (int target = 0; target < 4; ++target) {
+    for (int k = 0; k < places[target]; ++k) {
+      store->note_fragment(pages[static_cast<std::size_t>(target)], "missing",
+                           {.page = pages[static_cast<std::size_t>(k % 3 + 3)],
+                            .element = "a",
+                            .attribute = "href",
+                            .line = static_cast<unsigned>(k + 1),
+                            .column = 2});
+    }
+  }
+  store->sort_by_url();
+  const record_list records(store);
+  std::size_t index = 0;
+  EXPECT_TRUE(records.for_each([&](const fetch_record& read) {
+    const fetch_record built = records[index++];
+    EXPECT_EQ(read.url, built.url);
+    EXPECT_EQ(read.status, built.status);
+    EXPECT_EQ(read.next_url, built.next_url);
+    EXPECT_EQ(read.error, built.error);
+    EXPECT_EQ(read.content_type, built.content_type);
+    EXPECT_EQ(read.encoding, built.encoding);
+    EXPECT_EQ(read.referrer, built.referrer);
+    EXPECT_EQ(read.method, built.method);
+    return true;
+  }));
+  EXPECT_EQ(index, records.size());
+  const broken_list broken = crawl_store::problems(store, verdict::broken);
+  ASSERT_EQ(broken.size(), 5u);
+  index = 0;
+  EXPECT_TRUE(broken.for_each([&](const broken_link& read) {
+    const broken_link built = broken[index++];
+    EXPECT_EQ(read.url, built.url);
+    EXPECT_EQ(read.status, built.status);
+    EXPECT_EQ(read.error, built.error);
+    EXPECT_EQ(read.referrers, built.referrers);
+    EXPECT_EQ(read.sources, built.sources);
+    return true;
+  }));
+  EXPECT_EQ(index, broken.size());
+  // A visit that stops ends the reading.
+  EXPECT_FALSE(broken.for_each([](const broken_link&) { return false; }));
+}
+
 TEST(ReferrerLists, ListsShareOnePoolOfBlocks) {
   referrer_lists lists;
   referrer_lists::handle a = referrer_lists::kEmpty;

@@ -24,6 +24,8 @@ class item_source {
   virtual ~item_source() = default;
   virtual std::size_t size() const = 0;
   virtual T at(std::size_t index) const = 0;  ///< index < size()
+  /// at(index), into `into`, whose strings and vectors may keep their memory for it.
+  virtual void read(std::size_t index, T& into) const { into = at(index); }
 };
 
 template <typename T>
@@ -79,6 +81,19 @@ class built_list {
       throw std::out_of_range("built_list::at: no item " + std::to_string(index));
     return (*this)[index];
   }
+  /// Calls `visit` with each item in order, all built into one T in turn, so that reading a
+  /// long list allocates little: an item is valid until the next call. Stops when `visit`
+  /// returns false; returns whether every item was visited.
+  template <class Visit>
+  bool for_each(Visit visit) const {
+    T item;
+    for (std::size_t i = 0; i < size(); ++i) {
+      source_->read(i, item);
+      if (!visit(static_cast<const T&>(item))) return false;
+    }
+    return true;
+  }
+
   T front() const { return (*this)[0]; }
   T back() const { return (*this)[size() - 1]; }
   iterator begin() const { return {source_.get(), 0}; }
@@ -106,6 +121,7 @@ class built_list {
         : all_(std::move(all)), indexes_(std::move(indexes)) {}
     std::size_t size() const override { return indexes_.size(); }
     T at(std::size_t index) const override { return all_->at(indexes_[index]); }
+    void read(std::size_t index, T& into) const override { all_->read(indexes_[index], into); }
 
    private:
     std::shared_ptr<const item_source<T>> all_;

@@ -118,11 +118,19 @@ void write_array(json_writer& out, const Range& items, WriteItem write_item,
                  const file_names& files) {
   out.raw("[");
   std::string_view separator = "\n";
-  for (const auto& item : items) {
-    if (!out.good()) return;
+  const auto write = [&](const auto& item) {
+    if (!out.good()) return false;
     out.raw(separator);
     write_item(out, item, files);
     separator = ",\n";
+    return true;
+  };
+  if constexpr (requires { items.for_each(write); }) {
+    items.for_each(write);  // a built_list: its items built into one in turn
+  } else {
+    for (const auto& item : items) {
+      if (!write(item)) break;
+    }
   }
   out.raw("]");
 }

@@ -181,11 +181,17 @@ void crawl_store::drop_lists_not_reported() {
 }
 
 fetch_record crawl_store::at(std::size_t index) const {
+  fetch_record record;
+  read(index, record);
+  return record;
+}
+
+void crawl_store::read(std::size_t index, fetch_record& into) const {
   for (int stage = 0; stage < 3; ++stage) {
     const std::size_t ahead = index + (std::size_t{16} >> stage);
     if (ahead < order_.size()) prefetch_record(ahead, stage);
   }
-  return record(order_[index]);
+  read_record(order_[index], into);
 }
 
 void crawl_store::prefetch_record(std::size_t index, int stage) const {
@@ -205,24 +211,51 @@ void crawl_store::prefetch_record(std::size_t index, int stage) const {
 }
 
 fetch_record crawl_store::record(url_id id) const {
+  fetch_record record;
+  read_record(id, record);
+  return record;
+}
+
+namespace {
+
+// `to` as `text`, or empty without it, in the memory `to` has.
+void assign(std::optional<std::string>& to, std::optional<std::string_view> text) {
+  if (!text) {
+    to.reset();
+  } else if (to) {
+    to->assign(*text);
+  } else {
+    to.emplace(*text);
+  }
+}
+
+}  // namespace
+
+// Built into `into`'s own strings: a report reads every record of a crawl.
+void crawl_store::read_record(url_id id, fetch_record& into) const {
   const auto& e = entries_[id];
   const auto [content_type, encoding, failure] = kinds_[e.kind];
-  fetch_record record{.url = std::string(urls_[id]),
-                      .next_url = text(e.next_url),
-                      .error = text(e.error),
-                      .failure = failure_of(failure),
-                      .tries = e.tries,
-                      .size = (std::uint64_t{e.size_high} << 32) | e.size_low,
-                      .content_type = text(content_type),
-                      .encoding = text(encoding),
-                      .num_urls = e.num_urls,
-                      .num_new_urls = e.num_new_urls,
-                      .external = e.external,
-                      .method = e.head ? "HEAD" : "GET",
-                      .cached = e.cached};
-  if (e.status != 0) record.status = e.status;
-  if (e.referrer != kNone) record.referrer = std::string(urls_[e.referrer]);
-  return record;
+  const auto label_text = [this](std::uint32_t label) -> std::optional<std::string_view> {
+    if (label == kNone) return std::nullopt;
+    return labels_[label];
+  };
+  into.url.assign(urls_[id]);
+  into.status.reset();
+  if (e.status != 0) into.status = e.status;
+  assign(into.next_url, label_text(e.next_url));
+  assign(into.error, label_text(e.error));
+  into.failure = failure_of(failure);
+  into.tries = e.tries;
+  into.size = (std::uint64_t{e.size_high} << 32) | e.size_low;
+  assign(into.content_type, label_text(content_type));
+  assign(into.encoding, label_text(encoding));
+  into.num_urls = e.num_urls;
+  into.num_new_urls = e.num_new_urls;
+  assign(into.referrer,
+         e.referrer == kNone ? std::nullopt : std::optional<std::string_view>(urls_[e.referrer]));
+  into.external = e.external;
+  into.method.assign(e.head ? "HEAD" : "GET");
+  into.cached = e.cached;
 }
 
 std::vector<unchecked_url> crawl_store::unchecked() const {

@@ -145,6 +145,7 @@ class crawl_store final : public record_source {
   /// The records of the finished URLs, by URL (after sort_by_url()).
   std::size_t size() const override { return order_.size(); }
   fetch_record at(std::size_t index) const override;
+  void read(std::size_t index, fetch_record& into) const override;
 
  private:
   class problem_source;
@@ -209,6 +210,9 @@ class crawl_store final : public record_source {
   // The problems of `meaning`, by URL: url ids, and fragment groups marked by the top bit.
   std::vector<std::uint32_t> problem_items(verdict meaning) const;
   broken_link problem_item(std::uint32_t item) const;
+  void problem_item(std::uint32_t item, broken_link& into) const;  // reusing into's memory
+  void read_source(const stored_source& source, link_source& into) const;
+  void read_record(url_id id, fetch_record& into) const;
 
   url_table urls_;
   table_array<entry> entries_;  // by url_id

@@ -46,11 +46,16 @@ class crawl_store::problem_source final : public item_source<broken_link> {
       : store_(std::move(store)), items_(store_->problem_items(meaning)) {}
   std::size_t size() const override { return items_.size(); }
   broken_link at(std::size_t index) const override {
+    broken_link link;
+    read(index, link);
+    return link;
+  }
+  void read(std::size_t index, broken_link& into) const override {
     for (int stage = 0; stage < 4; ++stage) {
       const std::size_t ahead = index + (std::size_t{32} >> stage);
       if (ahead < items_.size()) store_->prefetch_problem(items_[ahead], stage);
     }
-    return store_->problem_item(items_[index]);
+    store_->problem_item(items_[index], into);
   }
 
  private:
@@ -172,33 +177,53 @@ void crawl_store::prefetch_problem(std::uint32_t item, int stage) const {
 }
 
 broken_link crawl_store::problem_item(std::uint32_t item) const {
-  if ((item & kFragmentGroup) == 0) return problem(item);
-  const auto& [begin, end] = fragment_groups_[item & ~kFragmentGroup];
-  const auto& all = fragments_.missing_fragments();
-  const auto& first = all[begin];
-  broken_link link{.url = std::string(urls_[first.target]) + "#" +
-                          std::string(fragments_.fragment(first.fragment)),
-                   .error = "missing fragment"};
-  const auto page = page_state_of(first.target).page;
-  if (entries_[page].status != 0) link.status = entries_[page].status;
-  link.sources.reserve(end - begin);
-  for (std::uint32_t k = begin; k < end; ++k)
-    link.sources.push_back(source_of(all[k].source));
-  std::ranges::sort(link.sources);
-  for (const auto& source : link.sources) {
-    if (link.referrers.empty() || link.referrers.back() != source.page)
-      link.referrers.push_back(source.page);
-  }
+  broken_link link;
+  problem_item(item, link);
   return link;
 }
 
+void crawl_store::problem_item(std::uint32_t item, broken_link& link) const {
+  if ((item & kFragmentGroup) == 0) {
+    link = problem(item);  // few: the broken URLs themselves
+    return;
+  }
+  // Built into `link`'s own strings and vectors: a million URLs' report reads millions.
+  const auto& [begin, end] = fragment_groups_[item & ~kFragmentGroup];
+  const auto& all = fragments_.missing_fragments();
+  const auto& first = all[begin];
+  link.url.assign(urls_[first.target]).append("#").append(fragments_.fragment(first.fragment));
+  const auto page = page_state_of(first.target).page;
+  link.status.reset();
+  if (entries_[page].status != 0) link.status = entries_[page].status;
+  link.error = "missing fragment";
+  link.external = false;
+  link.sources.resize(end - begin);
+  for (std::uint32_t k = begin; k < end; ++k)
+    read_source(all[k].source, link.sources[k - begin]);
+  if (link.sources.size() > 1) std::ranges::sort(link.sources);
+  std::size_t referrers = 0;
+  for (const auto& source : link.sources) {
+    if (referrers == 0 || link.referrers[referrers - 1] != source.page) {
+      if (referrers == link.referrers.size()) link.referrers.emplace_back();
+      link.referrers[referrers++] = source.page;
+    }
+  }
+  link.referrers.resize(referrers);
+}
+
 link_source crawl_store::source_of(const stored_source& source) const {
+  link_source place;
+  read_source(source, place);
+  return place;
+}
+
+void crawl_store::read_source(const stored_source& source, link_source& into) const {
   const auto& [element, attribute] = tags_[source.tag];
-  return {.page = std::string(urls_[source.page]),
-          .element = element,
-          .attribute = attribute,
-          .line = source.line,
-          .column = source.column};
+  into.page.assign(urls_[source.page]);
+  into.element.assign(element);
+  into.attribute.assign(attribute);
+  into.line = source.line;
+  into.column = source.column;
 }
 
 std::vector<link_source> crawl_store::sources(url_id id) const {
