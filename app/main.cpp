@@ -20,6 +20,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -244,6 +245,9 @@ int main(int argc, char** argv) {
     result = corocrawl::run_crawl(*settings.plan, listener);
   } catch (const corocrawl::config_error& e) {
     return fail(exit_usage, e.what());
+  } catch (const std::bad_alloc&) {
+    // At the start, or while the result was made after the crawl failed for memory.
+    return fail(exit_internal, "out of memory: no report could be made");
   } catch (const std::exception& e) {
     return fail(exit_internal, std::string("crawl could not run: ") + e.what());
   }

@@ -10,6 +10,7 @@
 #include <boost/asio/experimental/parallel_group.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <new>
 #include <random>
 #include <stdexcept>
 
@@ -31,6 +32,8 @@ namespace {
 std::string what(const std::exception_ptr& error) {
   try {
     std::rethrow_exception(error);
+  } catch (const std::bad_alloc&) {
+    return "out of memory";
   } catch (const std::exception& e) {
     return e.what();
   } catch (...) {

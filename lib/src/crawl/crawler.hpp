@@ -85,6 +85,11 @@ class crawler {
   /// interrupted. Call on the executor's thread.
   void stop();
 
+  /// Ends the crawl because the environment failed it (`error`: memory ran out, no
+  /// descriptor was left): as stop(), but the result's `failure` says why. Only the first
+  /// failure counts, and none once the crawl is ending. Call on the executor's thread.
+  void fail(std::exception_ptr error);
+
   /// Pages handed to the parse pool whose links have not come back yet (time spent there is
   /// spent outside the executor).
   std::size_t parsing() const { return parsing_; }
@@ -174,7 +179,6 @@ class crawler {
   /// Finishes external URL `id` with the cache's entry for it, when it holds a young one.
   bool take_from_cache(url_id id);
   void halt();
-  void fail(std::exception_ptr error);
   /// The headers for requests to `origin`, of which `target` is one, worked out once.
   const std::vector<http_header>& headers_for(origin_id origin, const http_target& target);
 

@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <optional>
 
 #include "cache/link_cache.hpp"
@@ -57,6 +58,30 @@ asio::awaitable<void> report_progress(const crawler& crawl, const progress_liste
     if (done) co_return;
   }
 }
+
+// The crawl's event loop, whose handlers and coroutine frames refer to the crawler and the
+// objects around it. io_context's destructor destroys the ones still pending, which it finds
+// only when the loop ended by an exception (a crawl that ends has none), and it runs after
+// those objects are gone; pending_ended_first destroys them while the objects still live.
+class event_loop : public asio::io_context {
+ public:
+  event_loop() : asio::io_context(1) {}
+  /// Destroys the pending handlers and frames; the loop runs no more. I/O objects may still
+  /// be destroyed after it, as Asio allows once its services are shut down.
+  void end_pending() { shutdown(); }
+};
+
+// Declared after everything the loop's handlers refer to, so destroyed before it.
+class pending_ended_first {
+ public:
+  explicit pending_ended_first(event_loop& loop) : loop_(loop) {}
+  pending_ended_first(const pending_ended_first&) = delete;
+  pending_ended_first& operator=(const pending_ended_first&) = delete;
+  ~pending_ended_first() { loop_.end_pending(); }
+
+ private:
+  event_loop& loop_;
+};
 
 // The cache --cache names, read; none without --cache. A file that cannot be used is only
 // worth a warning: the crawl fetches what the cache would have given.
@@ -107,7 +132,7 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
   }
 
   const auto cache = load_cache(plan.options());
-  asio::io_context context{1};
+  event_loop context;
   http_fetcher fetcher{context.get_executor(), client_options(plan)};
   steady_crawl_clock clock;
   crawler crawl{
@@ -122,6 +147,7 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
   // keeps the context running.
   asio::steady_timer progress_timer{context};
   bool crawled = false;
+  const pending_ended_first end_pending{context};
   if (listener.on_progress) {
     asio::co_spawn(context, report_progress(crawl, listener, progress_timer, crawled),
                    asio::detached);
@@ -135,9 +161,21 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
   // Like context.run(), but the event loop's thread parses a waiting light page when no
   // handler is ready, rather than sleeping while the page waits for a parse thread.
   for (;;) {
-    if (context.poll() > 0) continue;
-    if (context.stopped()) break;
-    if (!crawl.parse_one_here() && context.run_one() == 0) break;
+    try {
+      if (context.poll() > 0) continue;
+      if (context.stopped()) break;
+      if (!crawl.parse_one_here() && context.run_one() == 0) break;
+    } catch (const std::bad_alloc&) {
+      // Memory ran out in a handler outside the crawl's coroutines (Beast's parser, Asio's
+      // own), or in the crawl's (rethrown above). The crawl fails as when a worker's memory
+      // runs out, but the request whose handler threw never completes, nor then does the
+      // crawl's coroutine: what else would keep the loop waiting is cancelled now, and the
+      // loop runs until nothing is left to run. The result says what was done until then.
+      crawl.fail(std::current_exception());
+      crawled = true;
+      if (signals) signals->cancel();
+      progress_timer.cancel();
+    }
   }
   // Whatever the crawl's outcome, the successes it found stand: they are kept.
   if (cache) {

@@ -15,6 +15,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 #include <limits>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <variant>
@@ -93,6 +94,7 @@ asio::awaitable<error_code> read_final_header(http_connection& conn,
         [&](auto& s) { return http::async_read_header(s, conn.buffer, *parser, use_tuple); },
         conn.stream);
     got_some = got_some || parser->got_some();
+    if (ec == boost::system::errc::not_enough_memory) throw std::bad_alloc();  // see response_body
     if (ec || parser->get().result_int() / 100 != 1) co_return ec;
     if (parser->get().result_int() == 101) co_return fetch_errc::unasked_upgrade;
   }
@@ -117,6 +119,7 @@ asio::awaitable<error_code> read_body(http_connection& conn, response_parser& pa
         conn.stream);
     // TLS servers often end a close-delimited body without a close_notify.
     if (ec == ssl::error::stream_truncated && !parser.is_done()) parser.put_eof(ec);
+    if (ec == boost::system::errc::not_enough_memory) throw std::bad_alloc();  // see response_body
     if (ec == http::error::body_limit || (ec && too_large)) break;
     if (ec) co_return ec;
   }

@@ -10,6 +10,7 @@
 #include <boost/optional/optional.hpp>
 #include <boost/system/error_code.hpp>
 #include <cstdint>
+#include <new>
 #include <string>
 
 namespace corocrawl {
@@ -24,32 +25,43 @@ struct response_body {
     template <bool isRequest, class Fields>
     reader(boost::beast::http::header<isRequest, Fields>&, value_type& body) : body_(body) {}
 
+    // Memory running out is told as errc::not_enough_memory, not thrown: Beast calls these
+    // from a completion handler, out of which an exception would leave the event loop and
+    // the request's coroutine behind (the client throws std::bad_alloc in the coroutine).
     void init(const boost::optional<std::uint64_t>& length, boost::system::error_code& ec) {
       constexpr std::uint64_t max_reserve = 1024 * 1024;
-      if (length) {
-        announced_ = *length;
-        body_.reserve(static_cast<std::size_t>(std::min(*length, max_reserve)));
-      }
       ec = {};
+      if (!length) return;
+      announced_ = *length;
+      try {
+        body_.reserve(static_cast<std::size_t>(std::min(*length, max_reserve)));
+      } catch (const std::bad_alloc&) {
+        ec = make_error_code(boost::system::errc::not_enough_memory);
+      }
     }
 
     template <class ConstBufferSequence>
     std::size_t put(const ConstBufferSequence& buffers, boost::system::error_code& ec) {
       const std::size_t n = boost::asio::buffer_size(buffers);
       const std::size_t before = body_.size();
-      // Past the first MiB the body grows by doubling, but never past the length announced
-      // while the bytes keep to it: a 2.5 MB page took 4 MiB. (A string's own reserve() would
-      // round a step short of doubling up to doubling: the bytes move to a string of the
-      // capacity wanted instead.)
-      if (before + n > body_.capacity() && before + n <= announced_) {
-        const std::uint64_t doubled = std::max<std::uint64_t>(before + n, 2 * body_.capacity());
-        std::string grown;
-        grown.reserve(static_cast<std::size_t>(std::min(announced_, doubled)));
-        grown.append(body_);
-        body_.swap(grown);
-      }
-      body_.resize(before + n);
       ec = {};
+      try {
+        // Past the first MiB the body grows by doubling, but never past the length announced
+        // while the bytes keep to it: a 2.5 MB page took 4 MiB. (A string's own reserve()
+        // would round a step short of doubling up to doubling: the bytes move to a string of
+        // the capacity wanted instead.)
+        if (before + n > body_.capacity() && before + n <= announced_) {
+          const std::uint64_t doubled = std::max<std::uint64_t>(before + n, 2 * body_.capacity());
+          std::string grown;
+          grown.reserve(static_cast<std::size_t>(std::min(announced_, doubled)));
+          grown.append(body_);
+          body_.swap(grown);
+        }
+        body_.resize(before + n);
+      } catch (const std::bad_alloc&) {
+        ec = make_error_code(boost::system::errc::not_enough_memory);
+        return 0;
+      }
       return boost::asio::buffer_copy(boost::asio::buffer(body_.data() + before, n), buffers);
     }
 

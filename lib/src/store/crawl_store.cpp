@@ -1,7 +1,9 @@
 #include "store/crawl_store.hpp"
 
 #include <algorithm>
+#include <new>
 #include <utility>
+#include <vector>
 
 #include "store/url_order.hpp"
 #include "sys/free_memory.hpp"
@@ -161,23 +163,41 @@ void crawl_store::sort_by_url() {
 }
 
 void crawl_store::drop_lists_not_reported() {
-  referrer_lists referrers;
-  source_lists sources;
-  for (url_id id = 0; id < entries_.size(); ++id) {
-    entry& e = entries_[id];
-    auto kept_referrers = referrer_lists::kEmpty;
-    auto kept_sources = source_lists::kEmpty;
-    if ((e.finished && e.keeps_referrers) || is_skipped(e)) {
+  // The new pools are built aside and swapped in: should memory run out meanwhile (as in a
+  // crawl that failed for want of it), the lists stay as they were, which hold what the
+  // reports read and more.
+  struct kept_lists {
+    url_id id;
+    referrer_lists::handle referrers;
+    source_lists::handle sources;
+  };
+  try {
+    referrer_lists referrers;
+    source_lists sources;
+    std::vector<kept_lists> kept;
+    for (url_id id = 0; id < entries_.size(); ++id) {
+      const entry& e = entries_[id];
+      if (!(e.finished && e.keeps_referrers) && !is_skipped(e)) continue;
+      kept_lists lists{id, referrer_lists::kEmpty, source_lists::kEmpty};
       for (const url_id page : referrer_lists_.ids(e.referrers))
-        referrers.add(kept_referrers, page);
+        referrers.add(lists.referrers, page);
       for (const stored_source& source : source_lists_.entries(e.sources))
-        sources.add(kept_sources, source);
+        sources.add(lists.sources, source);
+      kept.push_back(lists);
     }
-    e.referrers = kept_referrers;
-    e.sources = kept_sources;
+    auto next = kept.begin();  // nothing from here on allocates
+    for (url_id id = 0; id < entries_.size(); ++id) {
+      entry& e = entries_[id];
+      const bool keeps = next != kept.end() && next->id == id;
+      e.referrers = keeps ? next->referrers : referrer_lists::kEmpty;
+      e.sources = keeps ? next->sources : source_lists::kEmpty;
+      if (keeps) ++next;
+    }
+    referrer_lists_ = std::move(referrers);
+    source_lists_ = std::move(sources);
+  } catch (const std::bad_alloc&) {
+    // Kept as they are: the reports read the same lists from them.
   }
-  referrer_lists_ = std::move(referrers);
-  source_lists_ = std::move(sources);
 }
 
 fetch_record crawl_store::at(std::size_t index) const {

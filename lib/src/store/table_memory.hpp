@@ -61,7 +61,8 @@ class table_array {
 
   void add_region() {
     const bool huge = !regions_.empty();
-    regions_.emplace_back(static_cast<T*>(allocate_table(kHugePageBytes, huge)), region_free{huge});
+    region added(static_cast<T*>(allocate_table(kHugePageBytes, huge)), region_free{huge});
+    regions_.push_back(std::move(added));  // should this throw, `added` frees the region
   }
 
   std::vector<region> regions_;
