@@ -155,9 +155,9 @@ TEST(Passed, NeedsNothingBrokenAndNoInterruption) {
 
 TEST(Passed, FalseWithUncheckedUrlsButNotWithSkippedOnes) {
   crawl_result result;
-  result.skipped.push_back({"http://a.test/a/a/a/a/", "trap", "http://a.test/"});
+  result.skipped = {{"http://a.test/a/a/a/a/", "trap", "http://a.test/"}};
   EXPECT_TRUE(passed(result));
-  result.unchecked.push_back({"http://a.test/later", "http://a.test/"});
+  result.unchecked = {{"http://a.test/later", "http://a.test/"}};
   EXPECT_FALSE(passed(result));
 }
 
@@ -485,9 +485,10 @@ TEST(TextReport, QuietListsUncheckedButNotSkippedUrls) {
 
 TEST(TextReport, ListsTheFirstTwentyUncheckedUrlsOnly) {
   auto result = stopped_result();
-  result.unchecked.clear();
+  std::vector<unchecked_url> unchecked;
   for (int i = 100; i < 1100; ++i)
-    result.unchecked.push_back({"http://a.test/" + std::to_string(i), std::nullopt});
+    unchecked.push_back({"http://a.test/" + std::to_string(i), std::nullopt});
+  result.unchecked = std::move(unchecked);
   result.timed_out = true;
   std::ostringstream out;
   write_text_report(out, result, {}, {.detail = text_detail::full});

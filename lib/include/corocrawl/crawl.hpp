@@ -57,8 +57,8 @@ struct crawl_result {
   broken_list rate_limited;            ///< still answering 429 at the end; sorted by url
   /// Statuses that a --warn rule makes warnings: reported, never failing; sorted by url.
   broken_list warnings;
-  std::vector<unchecked_url> unchecked;  ///< discovered, never checked; sorted by url
-  std::vector<skipped_url> skipped;      ///< not fetched by a rule; sorted by url
+  built_list<unchecked_url> unchecked;  ///< discovered, never checked; sorted by url
+  built_list<skipped_url> skipped;      ///< not fetched by a rule; sorted by url
   /// URLs a sitemap lists that no crawled page links to; sorted.
   std::vector<std::string> orphans;
   std::uint64_t frontier_peak = 0;  ///< the most URLs waiting to be fetched at once

@@ -338,6 +338,7 @@ const std::vector<http_header>& crawler::headers_for(origin_id origin, const htt
 }
 
 crawl_result crawler::result() {
+  reserve_.release();
   crawl_result result{.roots = roots_,
                       .interrupted = interrupted_,
                       .timed_out = timed_out_,
@@ -346,8 +347,8 @@ crawl_result crawler::result() {
                       .requests = fetcher_.requests(),
                       .connections = fetcher_.connections()};
   store_->sort_by_url();
-  result.unchecked = store_->unchecked();
-  result.skipped = store_->skipped();
+  result.unchecked = crawl_store::unchecked(store_);
+  result.skipped = crawl_store::skipped(store_);
   result.frontier_peak = frontier_.peak();
   result.broken = crawl_store::problems(store_, verdict::broken);
   result.warnings = crawl_store::problems(store_, verdict::warning);

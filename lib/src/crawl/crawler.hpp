@@ -43,6 +43,7 @@
 #include "robots/robots_txt.hpp"
 #include "sitemap/sitemap_xml.hpp"
 #include "store/crawl_store.hpp"
+#include "sys/memory_reserve.hpp"
 #include "url/http_url.hpp"
 #include "url/scope.hpp"
 #include "url/url_alias.hpp"
@@ -220,6 +221,9 @@ class crawler {
   bool interrupted_ = false;
   bool timed_out_ = false;
   std::optional<std::string> failure_;  // why a worker failed, ending the crawl
+  // Given back when the result is made (see memory_reserve): 32 MiB let a crawl of a million
+  // URLs that failed for memory under an address space limit still order and list them.
+  memory_reserve reserve_{std::size_t{32} << 20};
   std::chrono::duration<double> elapsed_{0};
 };
 

@@ -92,10 +92,9 @@ void write_referrer(std::ostream& out, const std::optional<std::string>& referre
   if (referrer) out << "    linked from " << shown(locate(*referrer)) << '\n';
 }
 
-// The first listed_at_most of `items`, then how many more there are.
-template <typename Item, typename WriteOne>
-void write_some(std::ostream& out, std::string_view title, const std::vector<Item>& items,
-                WriteOne write_one) {
+// The first listed_at_most of `items` (a vector or a built_list), then how many more there are.
+template <typename Items, typename WriteOne>
+void write_some(std::ostream& out, std::string_view title, const Items& items, WriteOne write_one) {
   if (items.empty()) return;
   out << title << " (" << items.size() << "):\n";
   for (std::size_t i = 0; i < items.size() && i < listed_at_most; ++i)
@@ -104,7 +103,7 @@ void write_some(std::ostream& out, std::string_view title, const std::vector<Ite
     out << "  ... and " << items.size() - listed_at_most << " more (see the JSON summary)\n";
 }
 
-void write_unchecked(std::ostream& out, const std::vector<unchecked_url>& unchecked,
+void write_unchecked(std::ostream& out, const built_list<unchecked_url>& unchecked,
                      const page_locator& locate) {
   write_some(out, "Left unchecked", unchecked, [&](const unchecked_url& u) {
     out << "  " << shown(locate(u.url));
@@ -114,7 +113,7 @@ void write_unchecked(std::ostream& out, const std::vector<unchecked_url>& unchec
   });
 }
 
-void write_skipped(std::ostream& out, const std::vector<skipped_url>& skipped,
+void write_skipped(std::ostream& out, const built_list<skipped_url>& skipped,
                    const page_locator& locate) {
   write_some(out, "Skipped", skipped, [&](const skipped_url& s) {
     out << "  " << shown(locate(s.url)) << " (" << shown(s.reason) << ")\n";

@@ -278,36 +278,6 @@ void crawl_store::read_record(url_id id, fetch_record& into) const {
   into.cached = e.cached;
 }
 
-std::vector<unchecked_url> crawl_store::unchecked() const {
-  std::vector<url_id> ids;
-  for (url_id id = 0; id < entries_.size(); ++id) {
-    if (!entries_[id].finished && !is_skipped(entries_[id])) ids.push_back(id);
-  }
-  std::vector<unchecked_url> unchecked;
-  for (const url_id id : sorted_by_url(std::move(ids))) {
-    unchecked.push_back({.url = std::string(urls_[id]),
-                         .referrer = first_referrer(id),
-                         .reason = entries_[id].held ? text(entries_[id].error) : std::nullopt});
-  }
-  return unchecked;
-}
-
-std::vector<skipped_url> crawl_store::skipped() const {
-  std::vector<url_id> ids;
-  for (url_id id = 0; id < entries_.size(); ++id) {
-    if (is_skipped(entries_[id])) ids.push_back(id);
-  }
-  std::vector<skipped_url> skipped;
-  for (const url_id id : sorted_by_url(std::move(ids))) {
-    skipped.push_back({.url = std::string(urls_[id]),
-                       .reason = labels_[entries_[id].error],
-                       .referrer = first_referrer(id),
-                       .referrers = referrers(id),
-                       .sources = sources(id)});
-  }
-  return skipped;
-}
-
 std::vector<crawl_store::url_id> crawl_store::sorted_by_url(std::vector<url_id> ids) const {
   order_by_text(ids, urls_);
   return ids;

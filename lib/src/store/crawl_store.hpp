@@ -132,10 +132,11 @@ class crawl_store final : public record_source {
   void prefetch_record(std::size_t index, int stage) const;
   void prefetch_problem(std::uint32_t item, int stage) const;
 
-  /// The URLs neither finished nor skipped (after a stop, or beyond max_urls), by URL.
-  std::vector<unchecked_url> unchecked() const;
-  /// The skipped URLs, by URL, with why each was skipped.
-  std::vector<skipped_url> skipped() const;
+  /// The URLs neither finished nor skipped (after a stop, or beyond max_urls), by URL, each
+  /// built when it is read. After sort_by_url(); the list shares `store`.
+  static built_list<unchecked_url> unchecked(std::shared_ptr<const crawl_store> store);
+  /// The skipped URLs, by URL, with why each was skipped; as unchecked().
+  static built_list<skipped_url> skipped(std::shared_ptr<const crawl_store> store);
 
   /// How many URLs were finished with `meaning` so far.
   std::size_t finished_as(verdict meaning) const {
@@ -149,6 +150,8 @@ class crawl_store final : public record_source {
 
  private:
   class problem_source;
+  template <class T, void (crawl_store::*Read)(url_id, T&) const>
+  class url_list_source;
   static constexpr std::uint32_t kNone = 0xffff'ffff;
   static constexpr int kMaxDepth = 0xffff;              // deeper paths count as this deep
   using source_lists = pooled_lists<stored_source, 3>;  // 52-byte blocks
@@ -213,6 +216,8 @@ class crawl_store final : public record_source {
   void problem_item(std::uint32_t item, broken_link& into) const;  // reusing into's memory
   void read_source(const stored_source& source, link_source& into) const;
   void read_record(url_id id, fetch_record& into) const;
+  void read_unchecked(url_id id, unchecked_url& into) const;
+  void read_skipped(url_id id, skipped_url& into) const;
 
   url_table urls_;
   table_array<entry> entries_;  // by url_id
