@@ -275,6 +275,18 @@ TEST(CrawlStore, SortingForTheReportsKeepsTheListsTheyRead) {
   EXPECT_EQ(crawl_store::unchecked(store).size(), 31u);
 }
 
+// Reading `list` through for_each gives, item by item, what indexing it gives (`expect_same`
+// compares the two): what an item leaves in the one object must not show through in the next.
+template <class T, class ExpectSame>
+void expect_read_in_turn_as_indexed(const built_list<T>& list, ExpectSame expect_same) {
+  std::size_t index = 0;
+  EXPECT_TRUE(list.for_each([&](const T& read) {
+    expect_same(read, list[index++]);
+    return true;
+  }));
+  EXPECT_EQ(index, list.size());
+}
+
 // A list read through for_each builds every item into one object: what an item leaves in it
 // (more sources, a redirect, an error) must not show through in the next.
 TEST(CrawlStore, ItemsReadIntoOneObjectAreTheItemsReadOneByOne) {
@@ -307,9 +319,7 @@ TEST(CrawlStore, ItemsReadIntoOneObjectAreTheItemsReadOneByOne) {
   }
   store->sort_by_url();
   const record_list records(store);
-  std::size_t index = 0;
-  EXPECT_TRUE(records.for_each([&](const fetch_record& read) {
-    const fetch_record built = records[index++];
+  expect_read_in_turn_as_indexed(records, [](const fetch_record& read, const fetch_record& built) {
     EXPECT_EQ(read.url, built.url);
     EXPECT_EQ(read.status, built.status);
     EXPECT_EQ(read.next_url, built.next_url);
@@ -318,22 +328,16 @@ TEST(CrawlStore, ItemsReadIntoOneObjectAreTheItemsReadOneByOne) {
     EXPECT_EQ(read.encoding, built.encoding);
     EXPECT_EQ(read.referrer, built.referrer);
     EXPECT_EQ(read.method, built.method);
-    return true;
-  }));
-  EXPECT_EQ(index, records.size());
+  });
   const broken_list broken = crawl_store::problems(store, verdict::broken);
   ASSERT_EQ(broken.size(), 5u);
-  index = 0;
-  EXPECT_TRUE(broken.for_each([&](const broken_link& read) {
-    const broken_link built = broken[index++];
+  expect_read_in_turn_as_indexed(broken, [](const broken_link& read, const broken_link& built) {
     EXPECT_EQ(read.url, built.url);
     EXPECT_EQ(read.status, built.status);
     EXPECT_EQ(read.error, built.error);
     EXPECT_EQ(read.referrers, built.referrers);
     EXPECT_EQ(read.sources, built.sources);
-    return true;
-  }));
-  EXPECT_EQ(index, broken.size());
+  });
   // A visit that stops ends the reading.
   EXPECT_FALSE(broken.for_each([](const broken_link&) { return false; }));
 }
@@ -423,15 +427,12 @@ TEST(CrawlStore, UrlsNeitherFinishedNorSkippedAreUnchecked) {
   EXPECT_EQ(skipped[0].reason, "trap: why");
   EXPECT_EQ(skipped[0].referrer, "http://a.test/b");
   // Read into one object in turn, each item is the same: a referrer does not show through.
-  std::size_t index = 0;
-  EXPECT_TRUE(unchecked.for_each([&](const unchecked_url& read) {
-    const unchecked_url built = unchecked[index++];
-    EXPECT_EQ(read.url, built.url);
-    EXPECT_EQ(read.referrer, built.referrer);
-    EXPECT_EQ(read.reason, built.reason);
-    return true;
-  }));
-  EXPECT_EQ(index, 3u);
+  expect_read_in_turn_as_indexed(unchecked,
+                                 [](const unchecked_url& read, const unchecked_url& built) {
+                                   EXPECT_EQ(read.url, built.url);
+                                   EXPECT_EQ(read.referrer, built.referrer);
+                                   EXPECT_EQ(read.reason, built.reason);
+                                 });
 }
 
 TEST(CrawlStore, RedirectsReachAUrlAlongTheirRecordedChain) {
