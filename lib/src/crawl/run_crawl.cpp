@@ -17,6 +17,7 @@
 #include "cache/link_cache.hpp"
 #include "config/plan_details.hpp"
 #include "corocrawl/crawl.hpp"
+#include "corocrawl/errors.hpp"
 #include "corocrawl/plan.hpp"
 #include "crawl/crawler.hpp"
 #include "report/baseline.hpp"
@@ -165,12 +166,15 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
       if (context.poll() > 0) continue;
       if (context.stopped()) break;
       if (!crawl.parse_one_here() && context.run_one() == 0) break;
-    } catch (const std::bad_alloc&) {
-      // Memory ran out in a handler outside the crawl's coroutines (Beast's parser, Asio's
-      // own), or in the crawl's (rethrown above). The crawl fails as when a worker's memory
-      // runs out, but the request whose handler threw never completes, nor then does the
-      // crawl's coroutine: what else would keep the loop waiting is cancelled now, and the
-      // loop runs until nothing is left to run. The result says what was done until then.
+    } catch (const config_error&) {
+      throw;  // the settings' failure, not the environment's: exit status 2
+    } catch (const std::exception&) {
+      // The environment failed a handler outside the workers' coroutines (memory ran out in
+      // Beast's parser; Asio could not start its resolver's thread), or the crawl's own
+      // coroutine (rethrown above). The crawl fails as when a worker fails, but the operation
+      // whose handler threw never completes, nor then may the crawl's coroutine: what else
+      // would keep the loop waiting is cancelled now, and the loop runs until nothing is left
+      // to run. The result says what was done until then.
       crawl.fail(std::current_exception());
       crawled = true;
       if (signals) signals->cancel();
