@@ -23,9 +23,15 @@ class item_source {
  public:
   virtual ~item_source() = default;
   virtual std::size_t size() const = 0;
-  virtual T at(std::size_t index) const = 0;  ///< index < size()
-  /// at(index), into `into`, whose strings and vectors may keep their memory for it.
-  virtual void read(std::size_t index, T& into) const { into = at(index); }
+  /// Builds item `index` (< size()) into `into`, whose strings and vectors may keep their
+  /// memory for it.
+  virtual void read(std::size_t index, T& into) const = 0;
+  /// Item `index` (< size()), built afresh.
+  T at(std::size_t index) const {
+    T item;
+    read(index, item);
+    return item;
+  }
 };
 
 template <typename T>
@@ -109,7 +115,7 @@ class built_list {
    public:
     explicit vector_source(std::vector<T> items) : items_(std::move(items)) {}
     std::size_t size() const override { return items_.size(); }
-    T at(std::size_t index) const override { return items_[index]; }
+    void read(std::size_t index, T& into) const override { into = items_[index]; }
 
    private:
     std::vector<T> items_;
@@ -120,7 +126,6 @@ class built_list {
     picked_source(std::shared_ptr<const item_source<T>> all, std::vector<std::size_t> indexes)
         : all_(std::move(all)), indexes_(std::move(indexes)) {}
     std::size_t size() const override { return indexes_.size(); }
-    T at(std::size_t index) const override { return all_->at(indexes_[index]); }
     void read(std::size_t index, T& into) const override { all_->read(indexes_[index], into); }
 
    private:

@@ -200,12 +200,6 @@ void crawl_store::drop_lists_not_reported() {
   }
 }
 
-fetch_record crawl_store::at(std::size_t index) const {
-  fetch_record record;
-  read(index, record);
-  return record;
-}
-
 void crawl_store::read(std::size_t index, fetch_record& into) const {
   for (int stage = 0; stage < 3; ++stage) {
     const std::size_t ahead = index + (std::size_t{16} >> stage);

@@ -145,7 +145,6 @@ class crawl_store final : public record_source {
 
   /// The records of the finished URLs, by URL (after sort_by_url()).
   std::size_t size() const override { return order_.size(); }
-  fetch_record at(std::size_t index) const override;
   void read(std::size_t index, fetch_record& into) const override;
 
  private:

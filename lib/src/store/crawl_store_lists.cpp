@@ -18,11 +18,6 @@ class crawl_store::url_list_source final : public item_source<T> {
   url_list_source(std::shared_ptr<const crawl_store> store, std::vector<url_id> ids)
       : store_(std::move(store)), ids_(std::move(ids)) {}
   std::size_t size() const override { return ids_.size(); }
-  T at(std::size_t index) const override {
-    T item;
-    read(index, item);
-    return item;
-  }
   void read(std::size_t index, T& into) const override { ((*store_).*Read)(ids_[index], into); }
 
  private:

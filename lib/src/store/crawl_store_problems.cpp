@@ -45,11 +45,6 @@ class crawl_store::problem_source final : public item_source<broken_link> {
   problem_source(std::shared_ptr<const crawl_store> store, verdict meaning)
       : store_(std::move(store)), items_(store_->problem_items(meaning)) {}
   std::size_t size() const override { return items_.size(); }
-  broken_link at(std::size_t index) const override {
-    broken_link link;
-    read(index, link);
-    return link;
-  }
   void read(std::size_t index, broken_link& into) const override {
     for (int stage = 0; stage < 4; ++stage) {
       const std::size_t ahead = index + (std::size_t{32} >> stage);
