@@ -135,9 +135,14 @@ stored_source crawl_store::stored(const source_at& source) {
   return {.page = source.page, .line = source.line, .column = source.column, .tag = it->second};
 }
 
-std::optional<std::string> crawl_store::first_referrer(url_id id) const {
+std::optional<std::string_view> crawl_store::label_view(std::uint32_t label) const {
+  if (label == kNone) return std::nullopt;
+  return labels_[label];
+}
+
+std::optional<std::string_view> crawl_store::referrer_view(url_id id) const {
   if (entries_[id].referrer == kNone) return std::nullopt;
-  return std::string(urls_[entries_[id].referrer]);
+  return urls_[entries_[id].referrer];
 }
 
 bool crawl_store::redirects_reach(url_id start, url_id goal, int max_hops) const {
@@ -245,31 +250,41 @@ void assign(std::optional<std::string>& to, std::optional<std::string_view> text
 
 }  // namespace
 
-// Built into `into`'s own strings: a report reads every record of a crawl.
+// Built into `into`'s own strings, as read_unchecked() and read_skipped(): a report reads
+// every record of a crawl, and a large crawl stopped midway leaves most URLs unchecked.
 void crawl_store::read_record(url_id id, fetch_record& into) const {
   const auto& e = entries_[id];
   const auto [content_type, encoding, failure] = kinds_[e.kind];
-  const auto label_text = [this](std::uint32_t label) -> std::optional<std::string_view> {
-    if (label == kNone) return std::nullopt;
-    return labels_[label];
-  };
   into.url.assign(urls_[id]);
   into.status.reset();
   if (e.status != 0) into.status = e.status;
-  assign(into.next_url, label_text(e.next_url));
-  assign(into.error, label_text(e.error));
+  assign(into.next_url, label_view(e.next_url));
+  assign(into.error, label_view(e.error));
   into.failure = failure_of(failure);
   into.tries = e.tries;
   into.size = (std::uint64_t{e.size_high} << 32) | e.size_low;
-  assign(into.content_type, label_text(content_type));
-  assign(into.encoding, label_text(encoding));
+  assign(into.content_type, label_view(content_type));
+  assign(into.encoding, label_view(encoding));
   into.num_urls = e.num_urls;
   into.num_new_urls = e.num_new_urls;
-  assign(into.referrer,
-         e.referrer == kNone ? std::nullopt : std::optional<std::string_view>(urls_[e.referrer]));
+  assign(into.referrer, referrer_view(id));
   into.external = e.external;
   into.method.assign(e.head ? "HEAD" : "GET");
   into.cached = e.cached;
+}
+
+void crawl_store::read_unchecked(url_id id, unchecked_url& into) const {
+  into.url.assign(urls_[id]);
+  assign(into.referrer, referrer_view(id));
+  assign(into.reason, entries_[id].held ? label_view(entries_[id].error) : std::nullopt);
+}
+
+void crawl_store::read_skipped(url_id id, skipped_url& into) const {
+  into.url.assign(urls_[id]);
+  into.reason.assign(labels_[entries_[id].error]);
+  assign(into.referrer, referrer_view(id));
+  into.referrers = referrers(id);
+  into.sources = sources(id);
 }
 
 std::vector<crawl_store::url_id> crawl_store::sorted_by_url(std::vector<url_id> ids) const {

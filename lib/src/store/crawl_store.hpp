@@ -199,7 +199,9 @@ class crawl_store final : public record_source {
   std::uint32_t kind_of(const fetch_record& record);
   bool is_skipped(const entry& e) const { return !e.finished && !e.held && e.error != kNone; }
   std::vector<url_id> sorted_by_url(std::vector<url_id> ids) const;
-  std::optional<std::string> first_referrer(url_id id) const;
+  // Views of a label's text and of the first referrer's URL, none for kNone.
+  std::optional<std::string_view> label_view(std::uint32_t label) const;
+  std::optional<std::string_view> referrer_view(url_id id) const;
 
   stored_source stored(const source_at& source);
   link_source source_of(const stored_source& source) const;
