@@ -8,7 +8,7 @@
 namespace corocrawl {
 
 std::optional<url_table::id> url_table::find(std::string_view url) const {
-  if (slot_count_ == 0) return std::nullopt;
+  if (slot_count() == 0) return std::nullopt;
   const id found = slots_[slot_of(url, hash(url))].url;
   if (found == kEmpty) return std::nullopt;
   return found;
@@ -16,7 +16,7 @@ std::optional<url_table::id> url_table::find(std::string_view url) const {
 
 url_table::id url_table::add(std::string_view url) {
   // At most 70% full: linear probing stays short, and the index costs 12-23 bytes a URL.
-  if ((refs_.size() + 1) * 10 > slot_count_ * 7) grow();
+  if ((refs_.size() + 1) * 10 > slot_count() * 7) grow();
   const auto added = static_cast<id>(refs_.size());
   refs_.push_back(store(url));
   const std::size_t h = hash(url);
@@ -31,8 +31,8 @@ std::string_view url_table::operator[](id i) const {
 }
 
 std::optional<url_table::id> url_table::likely(std::size_t h) const {
-  if (slot_count_ == 0) return std::nullopt;
-  const std::size_t mask = slot_count_ - 1;
+  if (slot_count() == 0) return std::nullopt;
+  const std::size_t mask = slot_count() - 1;
   const auto tag = static_cast<std::uint32_t>(h >> 32);
   for (std::size_t at = h & mask;; at = (at + 1) & mask) {
     const slot here = slots_[at];
@@ -53,7 +53,7 @@ std::size_t url_table::hash(std::string_view url) {
 }
 
 std::size_t url_table::slot_of(std::string_view url, std::size_t h) const {
-  const std::size_t mask = slot_count_ - 1;  // below 2^32 slots: the tag is other bits
+  const std::size_t mask = slot_count() - 1;  // below 2^32 slots: the tag is other bits
   const auto tag = static_cast<std::uint32_t>(h >> 32);
   for (std::size_t at = h & mask;; at = (at + 1) & mask) {
     const slot here = slots_[at];
@@ -82,12 +82,11 @@ std::uint32_t url_table::store(std::string_view url) {
 }
 
 void url_table::grow() {
-  const std::size_t count = std::max<std::size_t>(1024, slot_count_ * 2);
+  const std::size_t count = std::max<std::size_t>(1024, slot_count() * 2);
   std::unique_ptr<slot[], slots_free> grown(
       static_cast<slot*>(allocate_table(count * sizeof(slot), true)), slots_free{count});
   std::uninitialized_fill_n(grown.get(), count, slot{});
   slots_ = std::move(grown);  // rebuilt from the texts, not from the old index
-  slot_count_ = count;
   for (id i = 0; i < refs_.size(); ++i) {
     const std::string_view url = (*this)[i];
     const std::size_t h = hash(url);

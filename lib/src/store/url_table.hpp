@@ -32,15 +32,12 @@ class url_table {
   /// The URL of `i` (< size()); the view stays valid as long as the table.
   std::string_view operator[](id i) const;
   std::size_t size() const { return refs_.size(); }
-  url_table() = default;
-  url_table(const url_table&) = delete;
-  url_table& operator=(const url_table&) = delete;
 
   /// The hash find() and add() look a URL up by.
   static std::size_t hash(std::string_view url);
   /// Starts reading the index where `url` of hash `h` would be, for a find soon after.
   void prefetch_slot(std::size_t h) const {
-    if (slot_count_ != 0) __builtin_prefetch(&slots_[h & (slot_count_ - 1)]);
+    if (slot_count() != 0) __builtin_prefetch(&slots_[h & (slot_count() - 1)]);
   }
   /// The id a find() of hash `h` will most likely answer (the first slot whose tag agrees),
   /// without reading any text; none when no slot agrees.
@@ -78,7 +75,7 @@ class url_table {
     void operator()(slot* slots) const { free_table(slots, count * sizeof(slot), true); }
   };
   std::unique_ptr<slot[], slots_free> slots_{nullptr, slots_free{0}};
-  std::size_t slot_count_ = 0;
+  std::size_t slot_count() const { return slots_.get_deleter().count; }  // what it frees
 };
 
 }  // namespace corocrawl
