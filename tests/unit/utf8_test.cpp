@@ -53,6 +53,20 @@ TEST(Utf8, OverlongSurrogateAndTooLargeFormsAreRefusedBytewise) {
   EXPECT_FALSE(is_valid_utf8("ok\x80"));
 }
 
+// The check takes ASCII eight bytes at a time, and comes back to that after every other
+// sequence: a stray byte is found wherever it stands among them.
+TEST(Utf8, AStrayByteIsFoundAnywhereAmongAsciiAndOtherSequences) {
+  const std::string ascii = "plain ascii text, long enough for several words";
+  for (std::size_t at = 0; at <= ascii.size(); ++at) {
+    const std::string valid = "\xC3\xA9" + ascii.substr(0, at) + "\xE2\x82\xAC" + ascii.substr(at);
+    EXPECT_TRUE(is_valid_utf8(valid)) << at;
+    std::string stray = valid;
+    stray.insert(2 + at, "\x80");
+    EXPECT_FALSE(is_valid_utf8(stray)) << at;
+    EXPECT_FALSE(is_valid_utf8(valid + ascii + "\xC3")) << at;  // cut short at the end
+  }
+}
+
 TEST(Utf8, EveryResultIsWellFormed) {
   // All two-byte strings, and each byte before some well-formed and ill-formed tails.
   for (int a = 0; a < 256; ++a) {

@@ -85,14 +85,16 @@ bool moves_a_terminal(char32_t c) {
 }  // namespace
 
 bool is_valid_utf8(std::string_view text) {
-  // ASCII, most text here, eight bytes at a time.
-  while (text.size() >= 8) {
-    std::uint64_t word;
-    std::memcpy(&word, text.data(), sizeof word);
-    if ((word & 0x8080'8080'8080'8080ULL) != 0) break;
-    text.remove_prefix(8);
-  }
   while (!text.empty()) {
+    // ASCII, most text here, eight bytes at a time, also after a sequence that is not.
+    if (text.size() >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, text.data(), sizeof word);
+      if ((word & 0x8080'8080'8080'8080ULL) == 0) {
+        text.remove_prefix(8);
+        continue;
+      }
+    }
     const auto next = next_sequence(text);
     if (!next.well_formed) return false;
     text.remove_prefix(next.length);
