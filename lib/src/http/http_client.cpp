@@ -68,7 +68,11 @@ bool is_closed_connection(const error_code& ec) {
          ec == ssl::error::stream_truncated;
 }
 
+// An exchange's error as its result; memory that ran out (where Beast calls back, see
+// response_body) is the environment's failure, not the URL's, and is thrown in the request's
+// coroutine.
 http_client::result failure(const error_code& ec) {
+  if (ec == boost::system::errc::not_enough_memory) throw std::bad_alloc();
   return {ec, describe(ec), {}};
 }
 
@@ -94,7 +98,6 @@ asio::awaitable<error_code> read_final_header(http_connection& conn,
         [&](auto& s) { return http::async_read_header(s, conn.buffer, *parser, use_tuple); },
         conn.stream);
     got_some = got_some || parser->got_some();
-    if (ec == boost::system::errc::not_enough_memory) throw std::bad_alloc();  // see response_body
     if (ec || parser->get().result_int() / 100 != 1) co_return ec;
     if (parser->get().result_int() == 101) co_return fetch_errc::unasked_upgrade;
   }
@@ -119,7 +122,6 @@ asio::awaitable<error_code> read_body(http_connection& conn, response_parser& pa
         conn.stream);
     // TLS servers often end a close-delimited body without a close_notify.
     if (ec == ssl::error::stream_truncated && !parser.is_done()) parser.put_eof(ec);
-    if (ec == boost::system::errc::not_enough_memory) throw std::bad_alloc();  // see response_body
     if (ec == http::error::body_limit || (ec && too_large)) break;
     if (ec) co_return ec;
   }
