@@ -153,10 +153,14 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
     asio::co_spawn(context, report_progress(crawl, listener, progress_timer, crawled),
                    asio::detached);
   }
-  asio::co_spawn(context, crawl.crawl(), [&](std::exception_ptr error) {
-    if (signals) signals->cancel();
+  // Once the crawl is over, nothing else may keep the loop waiting.
+  const auto crawl_over = [&] {
     crawled = true;
+    if (signals) signals->cancel();
     progress_timer.cancel();
+  };
+  asio::co_spawn(context, crawl.crawl(), [&](std::exception_ptr error) {
+    crawl_over();
     if (error) std::rethrow_exception(error);
   });
   // Like context.run(), but the event loop's thread parses a waiting light page when no
@@ -172,13 +176,11 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
       // The environment failed a handler outside the workers' coroutines (memory ran out in
       // Beast's parser; Asio could not start its resolver's thread), or the crawl's own
       // coroutine (rethrown above). The crawl fails as when a worker fails, but the operation
-      // whose handler threw never completes, nor then may the crawl's coroutine: what else
-      // would keep the loop waiting is cancelled now, and the loop runs until nothing is left
-      // to run. The result says what was done until then.
+      // whose handler threw never completes, nor then may the crawl's coroutine: it is over
+      // now, and the loop runs until nothing is left to run. The result says what was done
+      // until then.
       crawl.fail(std::current_exception());
-      crawled = true;
-      if (signals) signals->cancel();
-      progress_timer.cancel();
+      crawl_over();
     }
   }
   // Whatever the crawl's outcome, the successes it found stand: they are kept.
