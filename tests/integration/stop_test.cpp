@@ -196,6 +196,8 @@ TEST(DescriptorLimitTest, TooFewDescriptorsNeverCrashOrLoseTheSummary) {
       EXPECT_NE(run.err.find("the crawl could not go on: no file descriptor"), std::string::npos)
           << how << "\n"
           << run.err;
+      EXPECT_EQ(run.err.find("go on"), run.err.rfind("go on")) << how << ": said twice\n"
+                                                               << run.err;
       EXPECT_FALSE(doc.at("failure").is_null()) << how;
       EXPECT_FALSE(doc.at("passed").as_bool()) << how;
       failed_midway = true;
@@ -263,6 +265,7 @@ TEST(MemoryLimitTest, TooLittleMemoryNeverCrashesAndKeepsWhatItCan) {
     EXPECT_EQ(doc.at("failure"), "out of memory") << how;
     EXPECT_FALSE(doc.at("passed").as_bool()) << how;
     EXPECT_NE(run.err.find("the crawl could not go on: out of memory"), std::string::npos) << how;
+    EXPECT_EQ(run.err.find("go on"), run.err.rfind("go on")) << how << ": said twice\n" << run.err;
     failed_midway = true;
   }
   EXPECT_TRUE(crawled);

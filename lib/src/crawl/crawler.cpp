@@ -28,16 +28,20 @@ using namespace asio::experimental::awaitable_operators;
 
 namespace {
 
-// What went wrong, in words.
-std::string what(const std::exception_ptr& error) {
+// What went wrong, in words; never throws.
+std::string what(const std::exception_ptr& error) noexcept {
   try {
-    std::rethrow_exception(error);
-  } catch (const std::bad_alloc&) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::bad_alloc&) {
+      return "out of memory";
+    } catch (const std::exception& e) {
+      return e.what();
+    } catch (...) {
+      return "unknown error";
+    }
+  } catch (...) {  // the message could not be copied; "out of memory" needs no allocation
     return "out of memory";
-  } catch (const std::exception& e) {
-    return e.what();
-  } catch (...) {
-    return "unknown error";
   }
 }
 
@@ -287,8 +291,13 @@ void crawler::stop() {
 
 void crawler::fail(std::exception_ptr error) {
   if (stopping_) return;  // a worker cancelled as the crawl ends
+  // The environment failed, most often its memory: the reserve is given back now, so that
+  // stopping (Asio allocates as it cancels the workers) and the result find memory. An
+  // allocation failing inside Asio's cancellation of the workers is std::terminate.
+  reserve_.release();
   failure_ = what(error);
-  spdlog::error("the crawl cannot go on: {}", *failure_);
+  // The result says why, once: the program's one line, a library user's `failure`.
+  spdlog::debug("the crawl cannot go on: {}: stopping", *failure_);
   halt();
 }
 

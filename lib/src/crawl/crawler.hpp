@@ -221,8 +221,9 @@ class crawler {
   bool interrupted_ = false;
   bool timed_out_ = false;
   std::optional<std::string> failure_;  // why a worker failed, ending the crawl
-  // Given back when the result is made (see memory_reserve): 32 MiB let a crawl of a million
-  // URLs that failed for memory under an address space limit still order and list them.
+  // Given back when the crawl fails or its result is made (see memory_reserve): 32 MiB let
+  // a crawl of a million URLs that failed for memory under an address space limit still stop
+  // its workers, and order and list its URLs.
   memory_reserve reserve_{std::size_t{32} << 20};
   std::chrono::duration<double> elapsed_{0};
 };

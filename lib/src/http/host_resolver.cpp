@@ -1,5 +1,8 @@
 #include "http/host_resolver.hpp"
 
+#include <netdb.h>
+
+#include <array>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/ip/address.hpp>
@@ -18,10 +21,25 @@ namespace {
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
+// glibc 2.36 allocates its name service state on a process's first lookup of any kind, and
+// dereferences the null it gets should that allocation fail (__nss_database_get): a crawl
+// whose first host name comes after its memory ran out would crash in getaddrinfo. A lookup
+// of a service name, which /etc/services answers without the network, makes that state while
+// memory is plentiful.
+void make_name_service_state() {
+  servent entry{};
+  servent* found = nullptr;
+  std::array<char, 1024> buffer{};
+  getservbyname_r("http", "tcp", &entry, buffer.data(), buffer.size(), &found);
+}
+
 }  // namespace
 
 host_resolver::host_resolver(asio::any_io_executor executor, std::vector<resolve_override> fixed)
-    : executor_(std::move(executor)), fixed_(std::move(fixed)) {}
+    : executor_(std::move(executor)), fixed_(std::move(fixed)) {
+  static const bool made = (make_name_service_state(), true);
+  (void)made;
+}
 
 asio::awaitable<error_code> host_resolver::resolve(const std::string& host, std::uint16_t port,
                                                    deadline until, endpoints& out) {

@@ -15,11 +15,20 @@ namespace corocrawl {
 
 class memory_reserve {
  public:
-  /// Sets `bytes` aside, or nothing when even that is refused.
-  explicit memory_reserve(std::size_t bytes)
-      : start_(mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)),
-        bytes_(bytes) {
-    if (start_ == MAP_FAILED) start_ = nullptr;
+  /// Sets `bytes` aside, or the most of half, a quarter ... of it down to 1 MiB that a tight
+  /// limit allows (a crawl under one that fails still needs some to stop its workers), or
+  /// nothing.
+  explicit memory_reserve(std::size_t bytes) {
+    constexpr std::size_t least = std::size_t{1} << 20;
+    for (; bytes >= least; bytes /= 2) {
+      void* start =
+          mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (start != MAP_FAILED) {
+        start_ = start;
+        bytes_ = bytes;
+        return;
+      }
+    }
   }
   memory_reserve(const memory_reserve&) = delete;
   memory_reserve& operator=(const memory_reserve&) = delete;
@@ -31,8 +40,8 @@ class memory_reserve {
   }
 
  private:
-  void* start_;
-  std::size_t bytes_;
+  void* start_ = nullptr;
+  std::size_t bytes_ = 0;
 };
 
 }  // namespace corocrawl
