@@ -272,5 +272,46 @@ TEST(MemoryLimitTest, TooLittleMemoryNeverCrashesAndKeepsWhatItCan) {
   EXPECT_TRUE(failed_midway);
 }
 
+// The same for a folder, which a server thread of the crawler's serves, with a link to a host
+// name on each page: the folder's server, Asio's resolver thread and glibc's name service
+// (which, in 2.36, crashes when its first lookup cannot allocate) all meet the limit too.
+TEST(MemoryLimitTest, AFolderWithHostNamesNeverCrashesEither) {
+  if (testing::sanitized_build) GTEST_SKIP() << "the sanitizers' runtimes map terabytes";
+  testing::test_server named;  // reached as localhost, a name /etc/hosts answers
+  named.add_page("/");
+  const std::string named_url = "http://localhost:" + std::to_string(named.port()) + "/";
+  testing::temp_dir site;
+  std::string index = "<!DOCTYPE html><title>index</title>";
+  for (int page = 0; page < 24; ++page) {
+    const std::string name = "big" + std::to_string(page) + ".html";
+    index += "<a href=\"" + name + "\">" + name + "</a>";
+    std::string body = "<!DOCTYPE html><title>big</title><a href=\"" + named_url + "\">named</a>";
+    while (body.size() < 1'500'000)
+      body +=
+          "<p id=p" + std::to_string(body.size()) + ">words <a href=\"index.html\">home</a></p>";
+    site.write(name, body);
+  }
+  site.write("index.html", index);
+  testing::temp_dir out;
+  const auto summary = out.path() / "summary.json";
+  bool crawled = false;
+  for (int megabytes = 16; megabytes <= 512 && !crawled; megabytes += 2) {
+    std::filesystem::remove(summary);
+    const std::string how = "ulimit -v " + std::to_string(megabytes * 1024);
+    const auto run = testing::run_in_shell(
+        how + " && exec \"$@\"",
+        {COROCRAWL_BINARY, "--report", "none", "--json", summary.string(), site.path().string()},
+        {}, 60s);
+    ASSERT_FALSE(run.timed_out) << how;
+    if (run.exit_code == 127) continue;
+    ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 3) << how << ": " << run.exit_code << "\n"
+                                                          << run.err;
+    crawled = run.exit_code == 0;
+    if (std::filesystem::exists(summary))
+      expect_complete_summary(out.read("summary.json"), how, crawled);
+  }
+  EXPECT_TRUE(crawled);
+}
+
 }  // namespace
 }  // namespace corocrawl

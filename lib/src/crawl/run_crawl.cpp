@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -32,6 +33,8 @@ namespace asio = boost::asio;
 namespace fs = std::filesystem;
 
 namespace {
+
+constexpr const char* kServerOutOfMemory = "out of memory while serving the folder";
 
 // The first SIGINT/SIGTERM stops the crawl cleanly; a second one ends the process at once.
 void stop_on_signal(asio::signal_set& signals, crawler& crawl) {
@@ -84,6 +87,40 @@ class pending_ended_first {
   event_loop& loop_;
 };
 
+// The crawl's roots: its folders served on 127.0.0.1 for as long as the crawl runs, their
+// origins getting the crawl's headers as the URL roots' do.
+struct served_roots {
+  std::vector<std::unique_ptr<static_site_server>> servers;
+  std::vector<std::string> urls;
+  std::vector<served_folder> folders;
+  std::vector<url_alias> aliases;
+  std::vector<root_origin> origins;
+};
+
+served_roots serve_roots(const crawl_plan& plan) {
+  served_roots roots;
+  roots.origins = plan.get().root_origins;
+  for (const auto& given : plan.get().roots) {
+    if (!given.directory) {
+      roots.urls.push_back(given.url);
+      continue;
+    }
+    const auto& directory = *given.directory;
+    // Published at a path, the folder is served at that path too, so that its root-relative
+    // links ("/docs/a.html") resolve as they will once deployed.
+    const auto published = http_url::of(given.published_at);
+    roots.servers.push_back(std::make_unique<static_site_server>(
+        directory, published ? std::string(published->path()) : std::string("/")));
+    const std::string& url = roots.urls.emplace_back(roots.servers.back()->url());
+    if (published) roots.aliases.emplace_back(given.published_at, url);
+    roots.folders.push_back({url, directory});
+    spdlog::info("serving {} at {}", directory.string(), url);
+    if (const auto target = split_http_url(url))
+      roots.origins.push_back({target->https, target->host, target->port, std::nullopt});
+  }
+  return roots;
+}
+
 // The cache --cache names, read; none without --cache. A file that cannot be used is only
 // worth a warning: the crawl fetches what the cache would have given.
 std::unique_ptr<link_cache> load_cache(const crawl_options& options) {
@@ -105,40 +142,18 @@ crawl_result run_crawl(const crawl_plan& plan) {
 }
 
 crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener) {
-  // Directory roots are served on 127.0.0.1 for as long as the crawl runs; their origins
-  // get the crawl's headers as the URL roots' do.
-  std::vector<std::unique_ptr<static_site_server>> servers;
-  std::vector<std::string> root_urls;
-  std::vector<served_folder> folders;
-  std::vector<url_alias> aliases;
-  std::vector<root_origin> root_origins = plan.get().root_origins;
-  for (const auto& given : plan.get().roots) {
-    if (!given.directory) {
-      root_urls.push_back(given.url);
-      continue;
-    }
-    const auto& directory = *given.directory;
-    // Published at a path, the folder is served at that path too, so that its root-relative
-    // links ("/docs/a.html") resolve as they will once deployed.
-    const auto published = http_url::of(given.published_at);
-    servers.push_back(std::make_unique<static_site_server>(
-        directory, published ? std::string(published->path()) : std::string("/")));
-    root_urls.push_back(servers.back()->url());
-    if (published) aliases.emplace_back(given.published_at, root_urls.back());
-    folders.push_back({root_urls.back(), directory});
-    spdlog::info("serving {} at {}", directory.string(), servers.back()->url());
-    if (const auto target = split_http_url(root_urls.back())) {
-      root_origins.push_back({target->https, target->host, target->port, std::nullopt});
-    }
-  }
-
-  const auto cache = load_cache(plan.options());
   event_loop context;
+  served_roots roots = serve_roots(plan);
+  const auto cache = load_cache(plan.options());
   http_fetcher fetcher{context.get_executor(), client_options(plan)};
   steady_crawl_clock clock;
-  crawler crawl{
-      fetcher,    clock, plan, std::move(root_urls), std::move(root_origins), std::move(aliases),
-      cache.get()};
+  crawler crawl{fetcher,
+                clock,
+                plan,
+                std::move(roots.urls),
+                std::move(roots.origins),
+                std::move(roots.aliases),
+                cache.get()};
   std::optional<asio::signal_set> signals;
   if (plan.options().stop_on_signals) {
     signals.emplace(context, SIGINT, SIGTERM);
@@ -189,7 +204,14 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
       spdlog::warn("the cache was not saved: {}", *problem);
   }
   crawl_result result = crawl.result();
-  result.folders = std::move(folders);
+  // A folder's server that ran out of memory dropped a connection, which the crawl took for
+  // the site's failure (a reset, a refusal): the crawl failed, not the site.
+  if (!result.failure && std::ranges::any_of(roots.servers, [](const auto& server) {
+        return server->ran_out_of_memory();
+      })) {
+    result.failure = kServerOutOfMemory;
+  }
+  result.folders = std::move(roots.folders);
   if (plan.get().baseline) {
     result.baseline = compare_with_baseline(result, *plan.get().baseline, fs::current_path());
     result.baseline->file = *plan.options().baseline;

@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
+#include <atomic>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -30,7 +31,9 @@
 #include <chrono>
 #include <exception>
 #include <limits>
+#include <new>
 #include <set>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -227,6 +230,8 @@ struct static_site_server::impl {
 
   asio::awaitable<void> accept_loop();
   asio::awaitable<void> session(tcp::socket socket);
+  // On the server's thread, when memory ran out there.
+  void ran_out_of_memory(std::string_view dropped) noexcept;
 
   confined_directory root_;
   std::string mount_;  // "/" or "/docs/"
@@ -236,6 +241,7 @@ struct static_site_server::impl {
   // Open connections, so the destructor can close them; only touched on the server thread.
   std::set<beast::tcp_stream*> sessions_;
   bool closing_ = false;
+  std::atomic<bool> out_of_memory_{false};
   std::thread thread_;
 };
 
@@ -271,10 +277,17 @@ static_site_server::impl::impl(fs::path root, std::string mount)
 
   asio::co_spawn(io_, accept_loop(), asio::detached);
   thread_ = std::thread([this] {
-    try {
-      io_.run();
-    } catch (const std::exception& e) {
-      spdlog::debug("static site: server thread failed: {}", e.what());
+    // A handler that throws (memory ran out) ends only what it was doing: the loop goes on
+    // serving the other connections until the destructor closes them.
+    for (;;) {
+      try {
+        io_.run();
+        return;
+      } catch (const std::bad_alloc&) {
+        ran_out_of_memory("a handler failed");
+      } catch (const std::exception& e) {
+        spdlog::debug("static site: a handler failed: {}", e.what());
+      }
     }
   });
 }
@@ -292,28 +305,38 @@ static_site_server::impl::~impl() {
   if (thread_.joinable()) thread_.join();
 }
 
+// No exception leaves the loop or a session: a coroutine an exception ends has its frame
+// destroyed through a post, which throws again when memory ran out, and an exception thrown
+// while one unwinds is std::terminate. When memory runs out, the connection at hand is dropped
+// and the server goes on.
 asio::awaitable<void> static_site_server::impl::accept_loop() {
   asio::steady_timer backoff{io_};
   for (;;) {
-    auto [ec, socket] = co_await acceptor_.async_accept(use_tuple);
-    if (closing_ || !acceptor_.is_open()) co_return;
-    if (ec) {
+    try {
+      auto [ec, socket] = co_await acceptor_.async_accept(use_tuple);
+      if (closing_ || !acceptor_.is_open()) co_return;
+      if (!ec) {
+        asio::co_spawn(io_, session(std::move(socket)), asio::detached);
+        continue;
+      }
       // Out of file descriptors and the like: wait a little instead of spinning.
       spdlog::debug("static site: accept failed: {}", ec.message());
       backoff.expires_after(std::chrono::milliseconds(50));
       co_await backoff.async_wait(use_tuple);
-      continue;
+    } catch (const std::bad_alloc&) {
+      ran_out_of_memory("a connection was dropped");
+    } catch (const std::exception& e) {
+      spdlog::debug("static site: a connection was dropped: {}", e.what());
     }
-    asio::co_spawn(io_, session(std::move(socket)), asio::detached);
   }
 }
 
 asio::awaitable<void> static_site_server::impl::session(tcp::socket socket) {
-  beast::tcp_stream stream{std::move(socket)};
-  if (closing_) co_return;
-  const session_registration registration{sessions_, stream};
-  beast::flat_buffer buffer;
   try {
+    beast::tcp_stream stream{std::move(socket)};
+    if (closing_) co_return;
+    const session_registration registration{sessions_, stream};
+    beast::flat_buffer buffer;
     for (;;) {
       http::request_parser<http::string_body> parser;
       parser.header_limit(request_header_limit);
@@ -337,11 +360,18 @@ asio::awaitable<void> static_site_server::impl::session(tcp::socket socket) {
           co_await beast::async_write(stream, std::move(message), use_tuple);
       if (write_ec || !keep_alive) break;
     }
+    beast::error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  } catch (const std::bad_alloc&) {
+    ran_out_of_memory("connection dropped");
   } catch (const std::exception& e) {
     spdlog::debug("static site: connection dropped: {}", e.what());
   }
-  beast::error_code ignored;
-  stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+}
+
+void static_site_server::impl::ran_out_of_memory(std::string_view dropped) noexcept {
+  out_of_memory_ = true;
+  spdlog::debug("static site: {}: out of memory", dropped);
 }
 
 static_site_server::static_site_server(fs::path root, std::string mount)
@@ -351,6 +381,10 @@ static_site_server::~static_site_server() = default;
 
 std::uint16_t static_site_server::port() const {
   return impl_->port_;
+}
+
+bool static_site_server::ran_out_of_memory() const {
+  return impl_->out_of_memory_;
 }
 
 std::string static_site_server::url() const {

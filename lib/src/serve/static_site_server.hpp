@@ -36,6 +36,10 @@ class static_site_server {
   std::uint16_t port() const;
   /// "http://127.0.0.1:PORT/", with the mount path.
   std::string url() const;
+  /// Whether memory ran out on the server's thread: a connection it was serving or accepting
+  /// was dropped then, and a crawl of the site is not to be trusted. The server goes on.
+  /// Thread-safe.
+  bool ran_out_of_memory() const;
 
  private:
   struct impl;
