@@ -158,24 +158,20 @@ TEST_F(StopTest, MaxTimeAtAnyMomentEndsTheCrawlWithACompleteSummary) {
   EXPECT_GE(stopped_midway, 5);
 }
 
-// Fewer descriptors than a crawl needs: at every limit the crawler refuses to start with one
-// line (exit 3), or crawls, or fails midway; it never crashes, and when it crawled at all its
-// summary is complete. Some limit leaves no descriptor for a connection: the crawl fails
-// midway, says why, and still writes what it knows.
-TEST(DescriptorLimitTest, TooFewDescriptorsNeverCrashOrLoseTheSummary) {
-  if (testing::sanitized_build) GTEST_SKIP() << "the sanitizers' runtimes need descriptors too";
-  testing::test_server server;
-  server.add_page("/", {"/a", "/b"});
-  server.add_page("/a");
-  server.add_page("/b");
+// Fewer descriptors than a crawl of `root` (a site with nothing broken) needs: at every
+// limit the crawler refuses to start with one line (exit 3), or crawls, or fails midway; it
+// never crashes or reports a link broken, and when it crawled at all its summary is
+// complete. Some limit leaves no descriptor for a connection: the crawl fails midway, says
+// why, and still writes what it knows.
+void expect_descriptor_limits_kept(const std::string& root) {
   testing::temp_dir out;
   const auto summary = out.path() / "summary.json";
   bool failed_midway = false;
-  for (int limit = 4; limit <= 32; ++limit) {
+  for (int limit = 4; limit <= 40; ++limit) {
     std::filesystem::remove(summary);
     const auto run = testing::run_in_shell("ulimit -n " + std::to_string(limit) + " && exec \"$@\"",
                                            {COROCRAWL_BINARY, "--timeout", "0.5", "--report",
-                                            "none", "--json", summary.string(), server.url("/")},
+                                            "none", "--json", summary.string(), root},
                                            {}, 30s);
     const std::string how = "ulimit -n " + std::to_string(limit);
     ASSERT_FALSE(run.timed_out) << how;
@@ -206,6 +202,30 @@ TEST(DescriptorLimitTest, TooFewDescriptorsNeverCrashOrLoseTheSummary) {
     }
   }
   EXPECT_TRUE(failed_midway);
+}
+
+TEST(DescriptorLimitTest, TooFewDescriptorsNeverCrashOrLoseTheSummary) {
+  if (testing::sanitized_build) GTEST_SKIP() << "the sanitizers' runtimes need descriptors too";
+  testing::test_server server;
+  server.add_page("/", {"/a", "/b"});
+  server.add_page("/a");
+  server.add_page("/b");
+  expect_descriptor_limits_kept(server.url("/"));
+}
+
+// A folder's server short of descriptors for a file or a connection answers 503 or closes
+// the connection: the crawl fails (exit 3), and no file there is reported missing.
+TEST(DescriptorLimitTest, AFolderServerShortOfDescriptorsFailsTheCrawlNotTheSite) {
+  if (testing::sanitized_build) GTEST_SKIP() << "the sanitizers' runtimes need descriptors too";
+  testing::temp_dir site;
+  std::string index = "<!DOCTYPE html><title>index</title>";
+  for (int page = 0; page < 12; ++page) {
+    const std::string name = "page" + std::to_string(page) + ".html";
+    index += "<a href=\"" + name + "\">" + name + "</a>";
+    site.write(name, "<!DOCTYPE html><title>page</title><a href=\"index.html\">home</a>");
+  }
+  site.write("index.html", index);
+  expect_descriptor_limits_kept(site.path().string());
 }
 
 // Too little memory (an address space limit, ulimit -v): from limits too low to start at all

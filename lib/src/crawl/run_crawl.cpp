@@ -1,6 +1,5 @@
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -33,8 +32,6 @@ namespace asio = boost::asio;
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr const char* kServerOutOfMemory = "out of memory while serving the folder";
 
 // The first SIGINT/SIGTERM stops the crawl cleanly; a second one ends the process at once.
 void stop_on_signal(asio::signal_set& signals, crawler& crawl) {
@@ -204,12 +201,11 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
       spdlog::warn("the cache was not saved: {}", *problem);
   }
   crawl_result result = crawl.result();
-  // A folder's server that ran out of memory dropped a connection, which the crawl took for
-  // the site's failure (a reset, a refusal): the crawl failed, not the site.
-  if (!result.failure && std::ranges::any_of(roots.servers, [](const auto& server) {
-        return server->ran_out_of_memory();
-      })) {
-    result.failure = kServerOutOfMemory;
+  // A folder's server that its own limits failed dropped connections or answered 503, which
+  // the crawl took for the site's failures: the crawl failed, not the site.
+  for (const auto& server : roots.servers) {
+    if (server->trouble() != server_trouble::none && !result.failure)
+      result.failure = std::string(trouble_text(server->trouble()));
   }
   result.folders = std::move(roots.folders);
   if (plan.get().baseline) {

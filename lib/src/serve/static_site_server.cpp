@@ -21,7 +21,6 @@
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
-#include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/message_generator.hpp>
@@ -30,7 +29,6 @@
 #include <boost/beast/http/write.hpp>
 #include <chrono>
 #include <exception>
-#include <limits>
 #include <new>
 #include <set>
 #include <string_view>
@@ -38,8 +36,9 @@
 #include <thread>
 #include <utility>
 
-#include "http/content_type.hpp"
 #include "serve/confined_directory.hpp"
+#include "serve/site_answers.hpp"
+#include "sys/unique_fd.hpp"
 
 namespace corocrawl {
 
@@ -61,163 +60,8 @@ constexpr std::chrono::seconds write_timeout{30};
 constexpr std::uint64_t request_body_limit = 8 * 1024;
 constexpr std::uint32_t request_header_limit = 16 * 1024;
 
-constexpr std::string_view server_name = "corocrawl";
-constexpr std::string_view html_type = "text/html; charset=utf-8";
-
-using request = http::request<http::string_body>;
-using response = http::response<http::string_body>;
-
-std::string_view path_part(std::string_view target) {
-  return target.substr(0, target.find_first_of("?#"));
-}
-
 std::string_view to_std(beast::string_view text) {
   return {text.data(), text.size()};
-}
-
-// The whole of an open file; nullopt when reading fails.
-std::optional<std::string> read_all(int fd, std::size_t expected_size) {
-  std::string body;
-  body.reserve(expected_size);
-  if (read_up_to(fd, std::numeric_limits<std::size_t>::max(), body)) return std::nullopt;
-  return body;
-}
-
-// What a request names under the root, opened: the decision what it is (directory, file,
-// nothing servable) is made on the descriptor, never on a path that could change meanwhile.
-struct opened_entry {
-  unique_fd fd;
-  struct stat status {};
-};
-
-// `relative` opened under `root`; nullopt when it is missing or would lead outside (404).
-// O_NONBLOCK so that a FIFO in the folder cannot stall the server thread on open.
-std::optional<opened_entry> open_entry(const confined_directory& root, std::string_view relative) {
-  std::error_code ec;
-  opened_entry entry{root.open(relative, O_RDONLY | O_NONBLOCK, ec)};
-  if (!entry.fd) {
-    if (ec != std::errc::no_such_file_or_directory)
-      spdlog::debug("static site: cannot open {}: {}", relative, ec.message());
-    return std::nullopt;
-  }
-  if (::fstat(entry.fd.get(), &entry.status) != 0) return std::nullopt;
-  return entry;
-}
-
-response make_response(http::status status, unsigned version, bool keep_alive,
-                       std::string_view type, std::string body) {
-  response res{status, version};
-  res.set(http::field::server, server_name);
-  res.set(http::field::content_type, type);
-  res.keep_alive(keep_alive);
-  res.body() = std::move(body);
-  res.prepare_payload();
-  return res;
-}
-
-// A small HTML page that names the status, for every answer but 200.
-response make_status_page(http::status status, unsigned version, bool keep_alive) {
-  const auto reason = to_std(http::obsolete_reason(status));
-  std::string title = std::to_string(static_cast<unsigned>(status));
-  title += ' ';
-  title += reason;
-  std::string body = "<!DOCTYPE html>\n<html><head><title>" + title + "</title></head><body><h1>" +
-                     title + "</h1></body></html>\n";
-  return make_response(status, version, keep_alive, html_type, std::move(body));
-}
-
-// A HEAD answer carries the headers a GET would, Content-Length included, but no body.
-http::message_generator finish(const request& req, response res) {
-  if (req.method() != http::verb::head) return http::message_generator{std::move(res)};
-  const auto length = res.body().size();
-  http::response<http::empty_body> head{std::move(res.base())};
-  head.content_length(length);
-  return http::message_generator{std::move(head)};
-}
-
-// Where a site mounted at `mount` ("/docs/") lies below a request target: "/docs/a.html" is
-// "/a.html"; nullopt for a target outside the mount.
-std::optional<std::string_view> below_mount(std::string_view target, std::string_view mount) {
-  if (!target.starts_with(mount)) return std::nullopt;
-  return target.substr(mount.size() - 1);
-}
-
-http::message_generator handle_request(const confined_directory& root, std::string_view mount,
-                                       const request& req) {
-  const auto version = req.version();
-  const bool keep_alive = req.keep_alive();
-  const auto full_target = to_std(req.target());
-  const auto answer = [&](http::status status) {
-    return finish(req, make_status_page(status, version, keep_alive));
-  };
-
-  if (req.method() != http::verb::get && req.method() != http::verb::head) {
-    auto res = make_status_page(http::status::method_not_allowed, version, keep_alive);
-    res.set(http::field::allow, "GET, HEAD");
-    return finish(req, std::move(res));
-  }
-
-  // The mount itself without its final '/' is a directory like any other: redirected.
-  const std::string_view mount_prefix = mount.substr(0, mount.size() - 1);
-  if (!mount_prefix.empty() && path_part(full_target) == mount_prefix) {
-    auto res = make_status_page(http::status::moved_permanently, version, keep_alive);
-    auto query = full_target.substr(mount_prefix.size());
-    res.set(http::field::location,
-            std::string(mount) + std::string(query.substr(0, query.find('#'))));
-    return finish(req, std::move(res));
-  }
-  const auto below = below_mount(full_target, mount);
-  if (!below) return answer(http::status::not_found);
-  const std::string_view target = *below;
-  auto relative = target_to_relative_path(target);
-  if (!relative) return answer(http::status::not_found);
-  auto entry = open_entry(root, *relative);
-  if (!entry) return answer(http::status::not_found);
-
-  const auto dir = path_part(target);
-  if (S_ISDIR(entry->status.st_mode)) {
-    if (!dir.ends_with('/')) {
-      // Relative links in the directory's index only resolve against "dir/".
-      auto query = target.substr(dir.size());
-      query = query.substr(0, query.find('#'));
-      // A leading "//" would make the Location protocol-relative, i.e. another host.
-      std::string location(mount);
-      location += dir.substr(dir.find_first_not_of('/'));
-      location += '/';
-      location += query;
-      auto res = make_status_page(http::status::moved_permanently, version, keep_alive);
-      res.set(http::field::location, location);
-      return finish(req, std::move(res));
-    }
-    // Opened from the root again, under the same rule, so an index.html symlinked outside
-    // stays hidden.
-    *relative += "/index.html";
-    entry = open_entry(root, *relative);
-    if (!entry) return answer(http::status::not_found);
-  } else if (dir.ends_with('/')) {
-    return answer(http::status::not_found);  // "page.html/" names no directory
-  }
-  if (!S_ISREG(entry->status.st_mode)) return answer(http::status::not_found);
-
-  auto body = read_all(entry->fd.get(), static_cast<std::size_t>(entry->status.st_size));
-  if (!body) {
-    spdlog::debug("static site: cannot read {}", *relative);
-    return answer(http::status::internal_server_error);
-  }
-  return finish(req, make_response(http::status::ok, version, keep_alive,
-                                   content_type_for_path(*relative), std::move(*body)));
-}
-
-// The answer to a request that could not be parsed; the connection is closed after it.
-std::optional<response> parse_error_response(const beast::error_code& ec) {
-  if (ec == http::error::body_limit)
-    return make_status_page(http::status::payload_too_large, 11, false);
-  if (ec == http::error::header_limit)
-    return make_status_page(http::status::request_header_fields_too_large, 11, false);
-  if (ec.category() == beast::error_code{http::error::bad_target}.category() &&
-      ec != http::error::partial_message)
-    return make_status_page(http::status::bad_request, 11, false);
-  return std::nullopt;  // the client went away or the socket failed: nobody to answer
 }
 
 }  // namespace
@@ -230,8 +74,9 @@ struct static_site_server::impl {
 
   asio::awaitable<void> accept_loop();
   asio::awaitable<void> session(tcp::socket socket);
-  // On the server's thread, when memory ran out there.
-  void ran_out_of_memory(std::string_view dropped) noexcept;
+  // On the server's thread, when its own limits failed it (see trouble()); the first wins.
+  void note(server_trouble trouble, std::string_view what) noexcept;
+  void drop_waiting_connection();
 
   confined_directory root_;
   std::string mount_;  // "/" or "/docs/"
@@ -241,7 +86,9 @@ struct static_site_server::impl {
   // Open connections, so the destructor can close them; only touched on the server thread.
   std::set<beast::tcp_stream*> sessions_;
   bool closing_ = false;
-  std::atomic<bool> out_of_memory_{false};
+  std::atomic<server_trouble> trouble_{server_trouble::none};
+  // Closed to make room when no descriptor is left (see drop_waiting_connection).
+  unique_fd spare_{::open("/dev/null", O_RDONLY | O_CLOEXEC)};
   std::thread thread_;
 };
 
@@ -284,7 +131,7 @@ static_site_server::impl::impl(fs::path root, std::string mount)
         io_.run();
         return;
       } catch (const std::bad_alloc&) {
-        ran_out_of_memory("a handler failed");
+        note(server_trouble::out_of_memory, "a handler failed");
       } catch (const std::exception& e) {
         spdlog::debug("static site: a handler failed: {}", e.what());
       }
@@ -319,12 +166,17 @@ asio::awaitable<void> static_site_server::impl::accept_loop() {
         asio::co_spawn(io_, session(std::move(socket)), asio::detached);
         continue;
       }
-      // Out of file descriptors and the like: wait a little instead of spinning.
       spdlog::debug("static site: accept failed: {}", ec.message());
+      if (ec == boost::system::errc::too_many_files_open ||
+          ec == boost::system::errc::too_many_files_open_in_system) {
+        note(server_trouble::out_of_descriptors, "a connection was dropped");
+        drop_waiting_connection();
+      }
+      // Out of file descriptors and the like: wait a little instead of spinning.
       backoff.expires_after(std::chrono::milliseconds(50));
       co_await backoff.async_wait(use_tuple);
     } catch (const std::bad_alloc&) {
-      ran_out_of_memory("a connection was dropped");
+      note(server_trouble::out_of_memory, "a connection was dropped");
     } catch (const std::exception& e) {
       spdlog::debug("static site: a connection was dropped: {}", e.what());
     }
@@ -344,15 +196,17 @@ asio::awaitable<void> static_site_server::impl::session(tcp::socket socket) {
       stream.expires_after(idle_timeout);
       auto [read_ec, read_bytes] = co_await http::async_read(stream, buffer, parser, use_tuple);
       if (read_ec) {
-        auto answer = parse_error_response(read_ec);
+        auto answer = site::answer_to_unreadable(read_ec);
         if (!answer) break;
         spdlog::debug("static site: bad request: {}", read_ec.message());
         stream.expires_after(write_timeout);
         co_await http::async_write(stream, *answer, use_tuple);
         break;
       }
-      const request& req = parser.get();
-      auto message = handle_request(root_, mount_, req);
+      const site::request& req = parser.get();
+      bool unavailable = false;
+      auto message = site::answer(root_, mount_, req, unavailable);
+      if (unavailable) note(server_trouble::out_of_descriptors, "answered 503");
       const bool keep_alive = message.keep_alive();
       spdlog::debug("static site: {} {}", to_std(req.method_string()), to_std(req.target()));
       stream.expires_after(write_timeout);
@@ -363,15 +217,31 @@ asio::awaitable<void> static_site_server::impl::session(tcp::socket socket) {
     beast::error_code ignored;
     stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
   } catch (const std::bad_alloc&) {
-    ran_out_of_memory("connection dropped");
+    note(server_trouble::out_of_memory, "connection dropped");
   } catch (const std::exception& e) {
     spdlog::debug("static site: connection dropped: {}", e.what());
   }
 }
 
-void static_site_server::impl::ran_out_of_memory(std::string_view dropped) noexcept {
-  out_of_memory_ = true;
-  spdlog::debug("static site: {}: out of memory", dropped);
+void static_site_server::impl::note(server_trouble trouble, std::string_view what) noexcept {
+  auto none = server_trouble::none;
+  trouble_.compare_exchange_strong(none, trouble);
+  spdlog::debug("static site: {}: {}", what, trouble_text(trouble));
+}
+
+// A connection the backlog holds while no descriptor is left would wait there, and its
+// client with it, until its request timed out: the spare descriptor makes room to accept it
+// and close it at once, so that its client knows.
+void static_site_server::impl::drop_waiting_connection() {
+  if (!spare_) return;
+  spare_ = unique_fd();
+  beast::error_code ec;
+  acceptor_.non_blocking(true, ec);
+  tcp::socket waiting{io_};
+  acceptor_.accept(waiting, ec);
+  waiting.close(ec);
+  acceptor_.non_blocking(false, ec);
+  spare_ = unique_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
 }
 
 static_site_server::static_site_server(fs::path root, std::string mount)
@@ -383,8 +253,20 @@ std::uint16_t static_site_server::port() const {
   return impl_->port_;
 }
 
-bool static_site_server::ran_out_of_memory() const {
-  return impl_->out_of_memory_;
+server_trouble static_site_server::trouble() const {
+  return impl_->trouble_;
+}
+
+std::string_view trouble_text(server_trouble trouble) {
+  switch (trouble) {
+    case server_trouble::none:
+      return "none";
+    case server_trouble::out_of_memory:
+      return "out of memory while serving the folder";
+    case server_trouble::out_of_descriptors:
+      return "no file descriptor was left to serve the folder (see ulimit -n)";
+  }
+  return "unknown";
 }
 
 std::string static_site_server::url() const {

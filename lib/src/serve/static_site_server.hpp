@@ -18,6 +18,11 @@ namespace corocrawl {
 /// leave the root (see confined_directory), so no symlink swapped in meanwhile can.
 std::optional<std::string> target_to_relative_path(std::string_view target);
 
+enum class server_trouble : int { none, out_of_memory, out_of_descriptors };
+
+/// The trouble in words: "out of memory while serving the folder" ...
+std::string_view trouble_text(server_trouble trouble);
+
 /// Serves `root` on 127.0.0.1 at an ephemeral port, on a thread of its own, until destroyed:
 /// GET and HEAD, keep-alive, Content-Type by extension, "index.html" for a directory (a
 /// directory requested without a trailing slash is redirected to it with 301), 404 for
@@ -36,10 +41,11 @@ class static_site_server {
   std::uint16_t port() const;
   /// "http://127.0.0.1:PORT/", with the mount path.
   std::string url() const;
-  /// Whether memory ran out on the server's thread: a connection it was serving or accepting
-  /// was dropped then, and a crawl of the site is not to be trusted. The server goes on.
-  /// Thread-safe.
-  bool ran_out_of_memory() const;
+  /// The first time the server's own limits failed it, which makes a crawl of the site
+  /// untrustworthy: memory ran out on its thread (the connection at hand was dropped), or no
+  /// descriptor was left (a connection waiting to be accepted was closed, a file answered
+  /// 503). The server goes on. Thread-safe.
+  server_trouble trouble() const;
 
  private:
   struct impl;
