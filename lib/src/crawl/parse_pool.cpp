@@ -5,14 +5,42 @@
 #include <algorithm>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <new>
 #include <system_error>
+#include <thread>
+#include <utility>
 
 #include "sys/free_memory.hpp"
 
 namespace corocrawl {
+
+namespace {
+
+// Memory a pool thread sets aside and frees when it must post and memory is short. Taken by
+// operator new itself: a new-expression whose memory is never used may be left out.
+class spare_memory {
+ public:
+  spare_memory() : memory_(::operator new(kBytes, std::nothrow)) {}
+  ~spare_memory() { release(); }
+  spare_memory(const spare_memory&) = delete;
+  spare_memory& operator=(const spare_memory&) = delete;
+  /// Frees it; whether there was any to free.
+  bool release() {
+    if (memory_ == nullptr) return false;
+    ::operator delete(std::exchange(memory_, nullptr));
+    return true;
+  }
+
+ private:
+  static constexpr std::size_t kBytes = 64 * 1024;
+  void* memory_;
+};
+
+}  // namespace
 
 struct parse_pool::state {
   std::mutex mutex;
@@ -22,8 +50,10 @@ struct parse_pool::state {
   bool heavy_running = false;
   unsigned sleeping = 0;  // threads waiting on `work`
   bool stopping = false;
-  // Finished jobs not yet completed; a finish() is posted when the first one comes.
-  std::vector<std::unique_ptr<task>> finished;
+  // Finished jobs not yet completed, the latest first (linked through next_finished); a
+  // finish() is posted when the first one comes.
+  std::unique_ptr<task> finished;
+  bool finish_posted = false;
 };
 
 parse_pool::parse_pool(unsigned threads) : state_(std::make_shared<state>()) {
@@ -70,6 +100,8 @@ bool parse_pool::run_one_here() {
   std::unique_ptr<task> job;
   {
     const std::lock_guard lock(state_->mutex);
+    // A finish() that memory lacked for (below) is posted again first.
+    if (state_->finished && !state_->finish_posted) post_finish(state_);
     auto& waiting = state_->waiting;
     const auto light = std::ranges::find_if(
         waiting, [](const auto& queued) { return queued->weight == job_weight::light; });
@@ -78,13 +110,24 @@ bool parse_pool::run_one_here() {
     waiting.erase(light);
   }
   job->run();
-  const boost::asio::any_io_executor home = job->home();
-  boost::asio::post(home, [job = std::move(job)] { job->complete(); });
+  const std::lock_guard lock(state_->mutex);
+  job->next_finished = std::move(state_->finished);
+  state_->finished = std::move(job);
+  if (!state_->finish_posted) post_finish(state_);
   return true;
+}
+
+void parse_pool::post_finish(const std::shared_ptr<state>& shared) {
+  boost::asio::post(shared->finished->home(), [shared] { finish(shared); });
+  shared->finish_posted = true;
 }
 
 void parse_pool::serve(const std::shared_ptr<state>& shared) {
   state& s = *shared;
+  // Freed should a finish() not find memory to be posted with, so that it then does (from
+  // this thread's heap): an exception leaving this thread would be std::terminate, and a
+  // finished job never handed back would leave the crawl waiting.
+  spare_memory spare;
   std::unique_lock lock(s.mutex);
   while (!s.stopping) {
     std::unique_ptr<task> job;
@@ -108,23 +151,40 @@ void parse_pool::serve(const std::shared_ptr<state>& shared) {
     if (heavy) give_back_freed_memory();
     lock.lock();
     if (heavy) s.heavy_running = false;
-    s.finished.push_back(std::move(job));
-    if (s.finished.size() == 1) {
-      boost::asio::post(s.finished.back()->home(), [shared] { finish(shared); });
+    job->next_finished = std::move(s.finished);
+    s.finished = std::move(job);
+    while (!s.finish_posted && !s.stopping) {
+      try {
+        post_finish(shared);
+      } catch (const std::bad_alloc&) {
+        if (spare.release()) continue;
+        // Memory is short for the whole process: another thread's failure frees some.
+        lock.unlock();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        lock.lock();
+      }
     }
   }
 }
 
 void parse_pool::finish(const std::shared_ptr<state>& shared) {
-  std::vector<std::unique_ptr<task>> finished;
+  std::unique_ptr<task> first;  // the finished jobs, in the order they finished
   {
     const std::lock_guard lock(shared->mutex);
-    finished.swap(shared->finished);
+    for (auto job = std::move(shared->finished); job;) {
+      auto next = std::move(job->next_finished);
+      job->next_finished = std::move(first);
+      first = std::move(job);
+      job = std::move(next);
+    }
+    shared->finish_posted = false;
   }
   // Each on its own executor: here, when it is this one (a crawl has one).
-  for (auto& job : finished) {
-    const boost::asio::any_io_executor home = job->home();
-    boost::asio::dispatch(home, [job = std::move(job)] { job->complete(); });
+  while (first) {
+    auto next = std::move(first->next_finished);
+    const boost::asio::any_io_executor home = first->home();
+    boost::asio::dispatch(home, [job = std::move(first)] { job->complete(); });
+    first = std::move(next);
   }
 }
 

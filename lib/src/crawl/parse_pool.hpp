@@ -50,7 +50,8 @@ class parse_pool {
   std::size_t size() const { return threads_.size(); }
 
   /// Runs the first waiting light job on the calling thread, which must be the jobs' home;
-  /// its handler is posted there. Returns whether there was one.
+  /// its handler is posted there. Returns whether there was one. Should memory be short for
+  /// the post, throws std::bad_alloc and keeps the job, whose post the next call makes.
   bool run_one_here();
 
   /// Runs `job` (a callable returning page_links) as its `weight` allows, and completes with
@@ -79,6 +80,8 @@ class parse_pool {
     // The handler's executor, holding work there until complete().
     virtual const boost::asio::any_io_executor& home() const = 0;
     job_weight weight = job_weight::normal;
+    // The next finished job: finishing one allocates nothing on the pool's threads.
+    std::unique_ptr<task> next_finished;
   };
 
   template <class Job, class Handler>
@@ -111,6 +114,9 @@ class parse_pool {
   void submit(std::unique_ptr<task> job);
   static void serve(const std::shared_ptr<state>& shared);
   static void finish(const std::shared_ptr<state>& shared);  // on home()'s thread
+  // Posts a finish() for the finished jobs, under the state's lock; throws std::bad_alloc
+  // (nothing posted, the jobs kept) when memory is short.
+  static void post_finish(const std::shared_ptr<state>& shared);
 
   // Shared with the threads and with the finish() calls posted to the event loop, which may
   // run after the pool is gone.

@@ -1,9 +1,11 @@
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -13,6 +15,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <stdexcept>
 
 #include "cache/link_cache.hpp"
 #include "config/plan_details.hpp"
@@ -165,11 +168,28 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
     asio::co_spawn(context, report_progress(crawl, listener, progress_timer, crawled),
                    asio::detached);
   }
+  // A folder's server that its own limits fail fails the crawl at once: the crawl would
+  // otherwise wait on answers that server cannot give, holding the memory it lacks.
+  std::vector<asio::posix::stream_descriptor> troubles;
+  troubles.reserve(roots.servers.size());  // the waits' descriptors stay where they are
+  for (const auto& server : roots.servers) {
+    const int event = server->trouble_event() < 0 ? -1 : ::dup(server->trouble_event());
+    if (event < 0) continue;  // the crawl is failed when it ends instead
+    auto& watch = troubles.emplace_back(context, event);
+    watch.async_wait(asio::posix::descriptor_base::wait_read,
+                     [&crawl, &server](const boost::system::error_code& ec) {
+                       if (ec) return;
+                       crawl.fail(std::make_exception_ptr(
+                           std::runtime_error(std::string(trouble_text(server->trouble())))));
+                     });
+  }
   // Once the crawl is over, nothing else may keep the loop waiting.
   const auto crawl_over = [&] {
     crawled = true;
     if (signals) signals->cancel();
     progress_timer.cancel();
+    for (auto& watch : troubles)
+      watch.cancel();
   };
   asio::co_spawn(context, crawl.crawl(), [&](std::exception_ptr error) {
     crawl_over();

@@ -5,7 +5,9 @@
 
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <boost/asio/as_tuple.hpp>
@@ -87,6 +89,8 @@ struct static_site_server::impl {
   std::set<beast::tcp_stream*> sessions_;
   bool closing_ = false;
   std::atomic<server_trouble> trouble_{server_trouble::none};
+  // Readable once there is trouble: written without allocating, on a thread short of memory.
+  unique_fd trouble_event_{::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)};
   // Closed to make room when no descriptor is left (see drop_waiting_connection).
   unique_fd spare_{::open("/dev/null", O_RDONLY | O_CLOEXEC)};
   std::thread thread_;
@@ -124,14 +128,18 @@ static_site_server::impl::impl(fs::path root, std::string mount)
 
   asio::co_spawn(io_, accept_loop(), asio::detached);
   thread_ = std::thread([this] {
-    // A handler that throws (memory ran out) ends only what it was doing: the loop goes on
-    // serving the other connections until the destructor closes them.
+    // A handler that throws (memory ran out) ends only what it was doing, and should that
+    // have been the accept loop (Asio destroys a coroutine whose operation could not start),
+    // the loop starts again: the server serves until the destructor closes it.
     for (;;) {
       try {
         io_.run();
-        return;
+        if (closing_) return;
+        io_.restart();
+        asio::co_spawn(io_, accept_loop(), asio::detached);
       } catch (const std::bad_alloc&) {
         note(server_trouble::out_of_memory, "a handler failed");
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));  // not a busy loop
       } catch (const std::exception& e) {
         spdlog::debug("static site: a handler failed: {}", e.what());
       }
@@ -225,7 +233,10 @@ asio::awaitable<void> static_site_server::impl::session(tcp::socket socket) {
 
 void static_site_server::impl::note(server_trouble trouble, std::string_view what) noexcept {
   auto none = server_trouble::none;
-  trouble_.compare_exchange_strong(none, trouble);
+  if (trouble_.compare_exchange_strong(none, trouble) && trouble_event_) {
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const auto written = ::write(trouble_event_.get(), &one, sizeof one);
+  }
   spdlog::debug("static site: {}: {}", what, trouble_text(trouble));
 }
 
@@ -255,6 +266,10 @@ std::uint16_t static_site_server::port() const {
 
 server_trouble static_site_server::trouble() const {
   return impl_->trouble_;
+}
+
+int static_site_server::trouble_event() const {
+  return impl_->trouble_event_.get();
 }
 
 std::string_view trouble_text(server_trouble trouble) {

@@ -46,6 +46,9 @@ class static_site_server {
   /// descriptor was left (a connection waiting to be accepted was closed, a file answered
   /// 503). The server goes on. Thread-safe.
   server_trouble trouble() const;
+  /// An eventfd that becomes readable when trouble() is first set, for an event loop to
+  /// watch (-1 when none could be made). Owned by the server.
+  int trouble_event() const;
 
  private:
   struct impl;
