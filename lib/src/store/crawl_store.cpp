@@ -314,9 +314,4 @@ std::optional<fetch_failure> crawl_store::failure_of(std::uint32_t kind) {
   return static_cast<fetch_failure>(kind);
 }
 
-std::optional<std::string> crawl_store::text(std::uint32_t label) const {
-  if (label == kNone) return std::nullopt;
-  return labels_[label];
-}
-
 }  // namespace corocrawl

@@ -194,7 +194,6 @@ class crawl_store final : public record_source {
   static bool joined_less(const joined_url& a, const joined_url& b);
 
   std::uint32_t label(const std::optional<std::string>& text);
-  std::optional<std::string> text(std::uint32_t label) const;
   static std::optional<fetch_failure> failure_of(std::uint32_t kind);
   std::uint32_t kind_of(const fetch_record& record);
   bool is_skipped(const entry& e) const { return !e.finished && !e.held && e.error != kNone; }

@@ -232,10 +232,10 @@ std::vector<link_source> crawl_store::sources(url_id id) const {
 broken_link crawl_store::problem(url_id id) const {
   const auto& e = entries_[id];
   broken_link link{.url = std::string(urls_[id]),
-                   .error = text(e.error),
                    .referrers = referrers(id),
                    .sources = sources(id),
                    .external = e.external};
+  if (const auto error = label_view(e.error)) link.error.emplace(*error);
   if (e.status != 0) link.status = e.status;
   return link;
 }
