@@ -30,10 +30,6 @@ std::string_view path_part(std::string_view target) {
   return target.substr(0, target.find_first_of("?#"));
 }
 
-std::string_view to_std(beast::string_view text) {
-  return {text.data(), text.size()};
-}
-
 // The whole of an open file; nullopt when reading fails.
 std::optional<std::string> read_all(int fd, std::size_t expected_size) {
   std::string body;
@@ -49,23 +45,26 @@ struct opened_entry {
   struct stat status {};
 };
 
-// Whether opening failed for the process's own limits, not for what the folder holds.
-bool short_of_resources(const std::error_code& ec) {
-  return ec == std::errc::too_many_files_open || ec == std::errc::too_many_files_open_in_system ||
-         ec == std::errc::not_enough_memory || ec == std::errc::no_buffer_space;
+// The process's own limit that opening ran into, if it did, rather than what the folder holds.
+server_trouble limit_of(const std::error_code& ec) {
+  if (ec == std::errc::too_many_files_open || ec == std::errc::too_many_files_open_in_system)
+    return server_trouble::out_of_descriptors;
+  if (ec == std::errc::not_enough_memory || ec == std::errc::no_buffer_space)
+    return server_trouble::out_of_memory;
+  return server_trouble::none;
 }
 
 // `relative` opened under `root`; nullopt when it is missing or would lead outside (404), or
-// when the process is short of descriptors or memory (`unavailable` set: 503).
+// when the process is short of descriptors or memory (`trouble` set: 503).
 // O_NONBLOCK so that a FIFO in the folder cannot stall the server thread on open.
 std::optional<opened_entry> open_entry(const confined_directory& root, std::string_view relative,
-                                       bool& unavailable) {
+                                       server_trouble& trouble) {
   std::error_code ec;
   opened_entry entry{root.open(relative, O_RDONLY | O_NONBLOCK, ec)};
   if (!entry.fd) {
     if (ec != std::errc::no_such_file_or_directory)
       spdlog::debug("static site: cannot open {}: {}", relative, ec.message());
-    unavailable = short_of_resources(ec);
+    trouble = limit_of(ec);
     return std::nullopt;
   }
   if (::fstat(entry.fd.get(), &entry.status) != 0) return std::nullopt;
@@ -113,7 +112,7 @@ std::optional<std::string_view> below_mount(std::string_view target, std::string
 }  // namespace
 
 http::message_generator answer(const confined_directory& root, std::string_view mount,
-                               const request& req, bool& unavailable) {
+                               const request& req, server_trouble& trouble) {
   const auto version = req.version();
   const bool keep_alive = req.keep_alive();
   const auto full_target = to_std(req.target());
@@ -142,9 +141,10 @@ http::message_generator answer(const confined_directory& root, std::string_view 
   auto relative = target_to_relative_path(target);
   if (!relative) return answer(http::status::not_found);
   const auto missing = [&] {
-    return answer(unavailable ? http::status::service_unavailable : http::status::not_found);
+    return answer(trouble != server_trouble::none ? http::status::service_unavailable
+                                                  : http::status::not_found);
   };
-  auto entry = open_entry(root, *relative, unavailable);
+  auto entry = open_entry(root, *relative, trouble);
   if (!entry) return missing();
 
   const auto dir = path_part(target);
@@ -165,7 +165,7 @@ http::message_generator answer(const confined_directory& root, std::string_view 
     // Opened from the root again, under the same rule, so an index.html symlinked outside
     // stays hidden.
     *relative += "/index.html";
-    entry = open_entry(root, *relative, unavailable);
+    entry = open_entry(root, *relative, trouble);
     if (!entry) return missing();
   } else if (dir.ends_with('/')) {
     return answer(http::status::not_found);  // "page.html/" names no directory

@@ -62,10 +62,6 @@ constexpr std::chrono::seconds write_timeout{30};
 constexpr std::uint64_t request_body_limit = 8 * 1024;
 constexpr std::uint32_t request_header_limit = 16 * 1024;
 
-std::string_view to_std(beast::string_view text) {
-  return {text.data(), text.size()};
-}
-
 }  // namespace
 
 struct static_site_server::impl {
@@ -212,11 +208,12 @@ asio::awaitable<void> static_site_server::impl::session(tcp::socket socket) {
         break;
       }
       const site::request& req = parser.get();
-      bool unavailable = false;
-      auto message = site::answer(root_, mount_, req, unavailable);
-      if (unavailable) note(server_trouble::out_of_descriptors, "answered 503");
+      auto trouble = server_trouble::none;
+      auto message = site::answer(root_, mount_, req, trouble);
+      if (trouble != server_trouble::none) note(trouble, "answered 503");
       const bool keep_alive = message.keep_alive();
-      spdlog::debug("static site: {} {}", to_std(req.method_string()), to_std(req.target()));
+      spdlog::debug("static site: {} {}", site::to_std(req.method_string()),
+                    site::to_std(req.target()));
       stream.expires_after(write_timeout);
       auto [write_ec, write_bytes] =
           co_await beast::async_write(stream, std::move(message), use_tuple);
