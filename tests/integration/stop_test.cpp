@@ -158,6 +158,13 @@ TEST_F(StopTest, MaxTimeAtAnyMomentEndsTheCrawlWithACompleteSummary) {
   EXPECT_GE(stopped_midway, 5);
 }
 
+// corocrawl with `args` under the shell's resource limit `how` ("ulimit -v 65536").
+testing::process_result run_limited(const std::string& how, std::vector<std::string> args,
+                                    std::chrono::seconds within) {
+  args.insert(args.begin(), COROCRAWL_BINARY);
+  return testing::run_in_shell(how + " && exec \"$@\"", args, {}, within);
+}
+
 // Fewer descriptors than a crawl of `root` (a site with nothing broken) needs: at every
 // limit the crawler refuses to start with one line (exit 3), or crawls, or fails midway; it
 // never crashes or reports a link broken, and when it crawled at all its summary is
@@ -169,11 +176,9 @@ void expect_descriptor_limits_kept(const std::string& root) {
   bool failed_midway = false;
   for (int limit = 4; limit <= 40; ++limit) {
     std::filesystem::remove(summary);
-    const auto run = testing::run_in_shell("ulimit -n " + std::to_string(limit) + " && exec \"$@\"",
-                                           {COROCRAWL_BINARY, "--timeout", "0.5", "--report",
-                                            "none", "--json", summary.string(), root},
-                                           {}, 30s);
     const std::string how = "ulimit -n " + std::to_string(limit);
+    const auto run = run_limited(
+        how, {"--timeout", "0.5", "--report", "none", "--json", summary.string(), root}, 30s);
     ASSERT_FALSE(run.timed_out) << how;
     // With descriptors inherited from the test runner, the lowest limits leave none for the
     // dynamic loader, before corocrawl runs at all.
@@ -263,10 +268,8 @@ TEST(MemoryLimitTest, TooLittleMemoryNeverHangsAndKeepsWhatItCan) {
   for (int megabytes = 16; megabytes <= 512 && !crawled; megabytes += 4) {
     std::filesystem::remove(summary);
     const std::string how = "ulimit -v " + std::to_string(megabytes * 1024);
-    const auto run = testing::run_in_shell(
-        how + " && exec \"$@\"",
-        {COROCRAWL_BINARY, "--report", "none", "--json", summary.string(), server.url("/")}, {},
-        60s);
+    const auto run =
+        run_limited(how, {"--report", "none", "--json", summary.string(), server.url("/")}, 60s);
     ASSERT_FALSE(run.timed_out) << how;
     // The lowest limits leave the dynamic loader no room to map corocrawl's libraries.
     if (run.exit_code == 127 || asio_ran_out_of_memory(run)) continue;
@@ -329,13 +332,10 @@ TEST(MemoryLimitTest, AFolderWithHostNamesNeverHangsOrBlamesTheFolder) {
   for (int megabytes = 16; megabytes <= 512 && !crawled; megabytes += 2) {
     std::filesystem::remove(summary);
     const std::string how = "ulimit -v " + std::to_string(megabytes * 1024);
-    const auto run = testing::run_in_shell(
-        how + " && exec \"$@\"",
-        {COROCRAWL_BINARY, "--report", "none", "--json", summary.string(), site.path().string()},
-        {}, 60s);
+    const auto run = run_limited(
+        how, {"--report", "none", "--json", summary.string(), site.path().string()}, 60s);
     ASSERT_FALSE(run.timed_out) << how;
-    if (run.exit_code == 127) continue;
-    if (asio_ran_out_of_memory(run)) continue;
+    if (run.exit_code == 127 || asio_ran_out_of_memory(run)) continue;
     ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 3) << how << ": " << run.exit_code << "\n"
                                                           << run.err;
     crawled = run.exit_code == 0;
