@@ -39,10 +39,10 @@ bool needs_escaping(std::uint64_t word) {
 
 }  // namespace
 
-json_writer& json_writer::key(std::string_view name) {
+json_writer& json_writer::key(json_name name) {
   before_value();
   buffer_ += '"';
-  escaped(name);  // member names here are ASCII literals
+  buffer_ += name.text();  // nothing in it needs escaping (see json_name)
   buffer_ += "\":";
   after_key_ = true;
   return *this;

@@ -5,6 +5,7 @@
 // same values (no spaces; strings escaped as it escapes them), and every string is made valid
 // UTF-8 first, as json_text() does.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -13,6 +14,24 @@
 #include <vector>
 
 namespace corocrawl {
+
+/// A member's name as the documents write it: a string literal of ASCII letters, digits and
+/// '_', checked where it is compiled, so that it is written as it is, without escaping.
+class json_name {
+ public:
+  template <std::size_t N>
+  consteval json_name(const char (&literal)[N]) : text_(literal, N - 1) {  // NOLINT: implicit
+    for (const char c : text_) {
+      const bool allowed =
+          (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+      if (!allowed) throw "a JSON member name is ASCII letters, digits and '_'";
+    }
+  }
+  constexpr std::string_view text() const { return text_; }
+
+ private:
+  std::string_view text_;
+};
 
 class json_writer {
  public:
@@ -27,7 +46,7 @@ class json_writer {
   json_writer& begin_array() { return open('['); }
   json_writer& end_array() { return close(']'); }
   /// A member's name (the value follows).
-  json_writer& key(std::string_view name);
+  json_writer& key(json_name name);
 
   json_writer& string(std::string_view text);
   json_writer& number(std::uint64_t value);
