@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "text/ascii.hpp"
+
 namespace corocrawl {
 
 /// A member's name as the documents write it: a string literal of ASCII letters, digits and
@@ -22,9 +24,8 @@ class json_name {
   template <std::size_t N>
   consteval json_name(const char (&literal)[N]) : text_(literal, N - 1) {  // NOLINT: implicit
     for (const char c : text_) {
-      const bool allowed =
-          (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-      if (!allowed) throw "a JSON member name is ASCII letters, digits and '_'";
+      if (!ascii::is_alnum(c) && c != '_')
+        throw "a JSON member name is ASCII letters, digits and '_'";
     }
   }
   constexpr std::string_view text() const { return text_; }
