@@ -45,15 +45,6 @@ struct opened_entry {
   struct stat status {};
 };
 
-// The process's own limit that opening ran into, if it did, rather than what the folder holds.
-server_trouble limit_of(const std::error_code& ec) {
-  if (ec == std::errc::too_many_files_open || ec == std::errc::too_many_files_open_in_system)
-    return server_trouble::out_of_descriptors;
-  if (ec == std::errc::not_enough_memory || ec == std::errc::no_buffer_space)
-    return server_trouble::out_of_memory;
-  return server_trouble::none;
-}
-
 // `relative` opened under `root`; nullopt when it is missing or would lead outside (404), or
 // when the process is short of descriptors or memory (`trouble` set: 503).
 // O_NONBLOCK so that a FIFO in the folder cannot stall the server thread on open.
@@ -64,7 +55,7 @@ std::optional<opened_entry> open_entry(const confined_directory& root, std::stri
   if (!entry.fd) {
     if (ec != std::errc::no_such_file_or_directory)
       spdlog::debug("static site: cannot open {}: {}", relative, ec.message());
-    trouble = limit_of(ec);
+    trouble = trouble_of(ec);
     return std::nullopt;
   }
   if (::fstat(entry.fd.get(), &entry.status) != 0) return std::nullopt;

@@ -171,10 +171,9 @@ asio::awaitable<void> static_site_server::impl::accept_loop() {
         continue;
       }
       spdlog::debug("static site: accept failed: {}", ec.message());
-      if (ec == boost::system::errc::too_many_files_open ||
-          ec == boost::system::errc::too_many_files_open_in_system) {
-        note(server_trouble::out_of_descriptors, "a connection was dropped");
-        drop_waiting_connection();
+      if (const server_trouble trouble = trouble_of(ec); trouble != server_trouble::none) {
+        note(trouble, "a connection was not accepted");
+        if (trouble == server_trouble::out_of_descriptors) drop_waiting_connection();
       }
       // Out of file descriptors and the like: wait a little instead of spinning.
       backoff.expires_after(std::chrono::milliseconds(50));
@@ -279,6 +278,14 @@ std::string_view trouble_text(server_trouble trouble) {
       return "no file descriptor was left to serve the folder (see ulimit -n)";
   }
   return "unknown";
+}
+
+server_trouble trouble_of(const std::error_code& ec) {
+  if (ec == std::errc::too_many_files_open || ec == std::errc::too_many_files_open_in_system)
+    return server_trouble::out_of_descriptors;
+  if (ec == std::errc::not_enough_memory || ec == std::errc::no_buffer_space)
+    return server_trouble::out_of_memory;
+  return server_trouble::none;
 }
 
 std::string static_site_server::url() const {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace corocrawl {
 
@@ -22,6 +23,11 @@ enum class server_trouble : int { none, out_of_memory, out_of_descriptors };
 
 /// The trouble in words: "out of memory while serving the folder" ...
 std::string_view trouble_text(server_trouble trouble);
+
+/// The process's own limit a failed system call (`ec`) ran into, if it did, rather than
+/// something the folder or a client did: descriptors (EMFILE, ENFILE) or memory (ENOMEM,
+/// ENOBUFS).
+server_trouble trouble_of(const std::error_code& ec);
 
 /// Serves `root` on 127.0.0.1 at an ephemeral port, on a thread of its own, until destroyed:
 /// GET and HEAD, keep-alive, Content-Type by extension, "index.html" for a directory (a
