@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <boost/json.hpp>
+#include <memory>
 #include <ostream>
 #include <sstream>
 #include <streambuf>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "corocrawl/utf8.hpp"
+#include "store/crawl_store.hpp"
 
 namespace corocrawl {
 namespace {
@@ -270,6 +272,71 @@ TEST(JsonSummary, StopsWritingOnceTheStreamFails) {
   write_json_summary(out, sample_result(), {});  // returns, and leaves the failure to the caller
   EXPECT_TRUE(out.bad());
   EXPECT_EQ(device.taken(), 100u);  // everything up to the failure was written
+}
+
+std::string numbered_page(int i) {
+  std::string digits = std::to_string(i);
+  return "http://a.test/p" + std::string(5 - std::min<std::size_t>(5, digits.size()), '0') + digits;
+}
+
+// A crawl's tables with `pages` pages under one root, every third broken (a 404 with its
+// place on the root page), as its lists are read after a crawl.
+crawl_result long_lists(int pages) {
+  auto store = std::make_shared<crawl_store>();
+  const auto root = store->add_url("http://a.test/", std::nullopt);
+  store->finish(root, {.status = 200}, verdict::ok, std::vector<std::string>{});
+  for (int i = 0; i < pages; ++i) {
+    const auto page = store->add_url(numbered_page(i), root);
+    const bool broken = i % 3 == 0;
+    if (broken) {
+      store->note_source(page, {.page = root,
+                                .element = "a",
+                                .attribute = "href",
+                                .line = static_cast<unsigned>(i + 1)});
+    }
+    store->finish(page, {.status = broken ? 404U : 200U}, broken ? verdict::broken : verdict::ok);
+  }
+  store->sort_by_url();
+  crawl_result result;
+  result.records = record_list(store);
+  result.broken = crawl_store::problems(store, verdict::broken);
+  return result;
+}
+
+TEST(JsonSummary, LongListsAreWrittenWholeAndInOrder) {
+  constexpr int pages = 3'000;  // a dozen blocks of records, some of broken links
+  std::ostringstream out;
+  write_json_summary(out, long_lists(pages), {});
+  const std::string text = out.str();
+  const auto doc = json::parse(text);
+  const auto& urls = doc.at("urls").as_array();
+  ASSERT_EQ(urls.size(), std::size_t{pages} + 1);
+  EXPECT_EQ(urls[0].at("url"), "http://a.test/");
+  for (int i = 0; i < pages; ++i) {
+    const auto& url = urls[static_cast<std::size_t>(i) + 1];
+    ASSERT_EQ(str(url.at("url")), numbered_page(i));
+    ASSERT_EQ(url.at("status"), i % 3 == 0 ? 404 : 200);
+  }
+  const auto& broken = doc.at("broken").as_array();
+  ASSERT_EQ(broken.size(), std::size_t{pages / 3});
+  for (int i = 0; i < pages; i += 3) {
+    const auto& link = broken[static_cast<std::size_t>(i / 3)];
+    ASSERT_EQ(str(link.at("url")), numbered_page(i));
+    ASSERT_EQ(link.at("sources").at(0).at("line"), i + 1);
+  }
+  // One item per line, as in a short list: a line more than an empty crawl's per item.
+  std::ostringstream empty;
+  write_json_summary(empty, crawl_result{}, {});
+  const auto lines = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
+  EXPECT_EQ(lines(text), lines(empty.str()) + pages + 1 + pages / 3);
+}
+
+TEST(JsonSummary, StopsWritingALongListOnceTheStreamFails) {
+  full_device device(100'000);
+  std::ostream out(&device);
+  write_json_summary(out, long_lists(20'000), {});
+  EXPECT_TRUE(out.bad());
+  EXPECT_EQ(device.taken(), 100'000u);
 }
 
 TEST(JsonSummary, FollowsTheSchema) {

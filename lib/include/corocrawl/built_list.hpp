@@ -92,8 +92,14 @@ class built_list {
   /// returns false; returns whether every item was visited.
   template <class Visit>
   bool for_each(Visit visit) const {
+    return for_each(0, size(), std::move(visit));
+  }
+  /// for_each over the items `first` to `last` - 1 (last <= size()). Lists the crawl built
+  /// can be read so from several threads at once.
+  template <class Visit>
+  bool for_each(std::size_t first, std::size_t last, Visit visit) const {
     T item;
-    for (std::size_t i = 0; i < size(); ++i) {
+    for (std::size_t i = first; i < last; ++i) {
       source_->read(i, item);
       if (!visit(static_cast<const T&>(item))) return false;
     }

@@ -1,10 +1,14 @@
 // The corocrawl-summary/1 document. It is written piece by piece, one URL record at a time,
 // so a crawl of a million URLs never holds the whole document in memory.
+#include <algorithm>
 #include <boost/json.hpp>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <thread>
 
 #include "corocrawl/report.hpp"
+#include "report/block_helper.hpp"
 #include "report/config_echo.hpp"
 #include "report/json_text.hpp"
 #include "report/json_writer.hpp"
@@ -118,19 +122,47 @@ void write_array(json_writer& out, const Range& items, WriteItem write_item,
                  const file_names& files) {
   out.raw("[");
   std::string_view separator = "\n";
-  const auto write = [&](const auto& item) {
-    if (!out.good()) return false;
+  for (const auto& item : items) {
+    if (!out.good()) break;
     out.raw(separator);
     write_item(out, item, files);
     separator = ",\n";
-    return true;
+  }
+  out.raw("]");
+}
+
+// The same for a list the crawl built: its items built into one in turn, a block of them at a
+// time, and on a machine of more than one core every other block formatted by a helper thread
+// (the summary of a large crawl takes a tenth of its time, all of it after the crawl).
+template <typename T, typename WriteItem>
+void write_array(json_writer& out, const built_list<T>& items, WriteItem write_item,
+                 const file_names& files) {
+  constexpr std::size_t block_items = 256;
+  const std::size_t blocks = (items.size() + block_items - 1) / block_items;
+  const auto write_block = [&](std::size_t block, json_writer& into) {
+    const std::size_t first = block * block_items;
+    std::size_t i = first;
+    items.for_each(first, std::min(first + block_items, items.size()), [&](const T& item) {
+      if (!into.good()) return false;
+      into.raw(i++ == 0 ? "\n" : ",\n");
+      write_item(into, item, files);
+      return true;
+    });
   };
-  if constexpr (requires { items.for_each(write); }) {
-    items.for_each(write);  // a built_list: its items built into one in turn
-  } else {
-    for (const auto& item : items) {
-      if (!write(item)) break;
+  const bool helped = std::thread::hardware_concurrency() > 1;
+  block_helper helper(helped ? blocks : 0, [&](std::size_t block, std::string& text) {
+    json_writer into(text);
+    write_block(block, into);
+  });
+  out.raw("[");
+  for (std::size_t block = 0; block < blocks && out.good(); ++block) {
+    if (helper.helps(block)) {
+      if (const auto text = helper.take(block)) {
+        out.raw(*text);
+        continue;
+      }
     }
+    write_block(block, out);
   }
   out.raw("]");
 }

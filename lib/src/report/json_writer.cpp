@@ -74,16 +74,29 @@ json_writer& json_writer::number(std::int64_t value) {
 }
 
 json_writer& json_writer::raw(std::string_view text) {
+  if (out_ != nullptr && text.size() >= kFlushAt) {  // a block of text written elsewhere
+    if (flush()) out_->write(text.data(), static_cast<std::streamsize>(text.size()));
+    return *this;
+  }
   buffer_ += text;
   if (buffer_.size() >= kFlushAt) flush();
   return *this;
 }
 
+json_writer::~json_writer() {
+  if (text_ != nullptr) {
+    *text_ = std::move(buffer_);
+  } else {
+    flush();
+  }
+}
+
 bool json_writer::flush() {
-  if (!buffer_.empty() && out_)
-    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  if (out_ == nullptr) return true;
+  if (!buffer_.empty() && *out_)
+    out_->write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   buffer_.clear();
-  return static_cast<bool>(out_);
+  return static_cast<bool>(*out_);
 }
 
 json_writer& json_writer::open(char bracket) {

@@ -11,6 +11,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "text/ascii.hpp"
@@ -37,10 +38,14 @@ class json_name {
 class json_writer {
  public:
   /// Writes to `out` through a buffer, flushed when it fills and by flush().
-  explicit json_writer(std::ostream& out) : out_(out) { buffer_.reserve(kFlushAt + 4096); }
+  explicit json_writer(std::ostream& out) : out_(&out) { buffer_.reserve(kFlushAt + 4096); }
+  /// Writes into `text`, after what it holds, for text to be written elsewhere; `text` holds
+  /// it all once the writer is gone, and is not to be used before.
+  explicit json_writer(std::string& text) : buffer_(std::move(text)), text_(&text) {}
   json_writer(const json_writer&) = delete;
   json_writer& operator=(const json_writer&) = delete;
-  ~json_writer() { flush(); }
+  /// Flushes to the stream, or gives the text back.
+  ~json_writer();
 
   json_writer& begin_object() { return open('{'); }
   json_writer& end_object() { return close('}'); }
@@ -63,10 +68,11 @@ class json_writer {
   /// Text written as it is, outside any value: separators, and values serialised elsewhere.
   json_writer& raw(std::string_view text);
 
-  /// Writes what the buffer holds to the stream; false when the stream has failed.
+  /// Writes what the buffer holds to the stream; false when the stream has failed. Writing
+  /// into text, does nothing.
   bool flush();
   /// False once the stream has failed (seen when the buffer was last written to it).
-  bool good() const { return static_cast<bool>(out_); }
+  bool good() const { return out_ == nullptr || static_cast<bool>(*out_); }
 
  private:
   static constexpr std::size_t kFlushAt = 64 * 1024;
@@ -76,8 +82,9 @@ class json_writer {
   void before_value();
   void escaped(std::string_view valid_utf8);
 
-  std::ostream& out_;
+  std::ostream* out_ = nullptr;
   std::string buffer_;
+  std::string* text_ = nullptr;    // where buffer_ goes at the end, when writing into text
   std::vector<bool> has_members_;  // per open object or array
   bool after_key_ = false;
 };
