@@ -1,7 +1,9 @@
 #include "store/crawl_store.hpp"
 
 #include <algorithm>
+#include <future>
 #include <new>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -163,8 +165,21 @@ void crawl_store::sort_by_url() {
   for (url_id id = 0; id < entries_.size(); ++id) {
     if (entries_[id].finished) order_.push_back(id);
   }
+  // The two sorts read the URL table and write apart: the missing fragments are grouped on a
+  // second thread, when the system gives one, while the records are sorted.
+  std::future<void> grouped;
+  if (!fragments_.missing_fragments().empty()) {
+    try {
+      grouped = std::async(std::launch::async, [this] { group_missing_fragments(); });
+    } catch (const std::system_error&) {  // grouped below, on this thread
+    }
+  }
   order_ = sorted_by_url(std::move(order_));
-  group_missing_fragments();
+  if (grouped.valid()) {
+    grouped.get();  // rethrows what the grouping threw
+  } else {
+    group_missing_fragments();
+  }
 }
 
 void crawl_store::drop_lists_not_reported() {
