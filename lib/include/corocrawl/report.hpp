@@ -31,7 +31,8 @@ std::map<std::string, std::uint64_t> result_stats(const crawl_result& result);
 
 /// Writes the corocrawl-summary/1 JSON document (see README) followed by a newline. Every
 /// string is written as valid UTF-8 (ill-formed bytes become U+FFFD). Stops early when `out`
-/// fails; the caller checks it.
+/// fails; the caller checks it. On a machine of more than one core, a second thread formats
+/// part of each long list while this one writes (`out` is written from this thread only).
 void write_json_summary(std::ostream& out, const crawl_result& result,
                         const crawl_options& options);
 
