@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "corocrawl/report.hpp"
+#include "report/page_files.hpp"
 
 namespace corocrawl {
 
@@ -12,8 +13,9 @@ baseline_comparison compare_with_baseline(const crawl_result& result,
                                           const std::filesystem::path& cwd) {
   baseline_comparison comparison;
   std::vector<std::string> broken_now;
+  const folder_files files(result, cwd);
   for (const broken_link& link : result.broken) {
-    std::string name = file_of(result, link.url, cwd).value_or(link.url);
+    std::string name = files.file(link.url).value_or(link.url);
     if (std::ranges::binary_search(baseline, name)) comparison.known.push_back(link.url);
     broken_now.push_back(std::move(name));
   }

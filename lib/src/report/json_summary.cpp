@@ -12,6 +12,7 @@
 #include "report/config_echo.hpp"
 #include "report/json_text.hpp"
 #include "report/json_writer.hpp"
+#include "report/page_files.hpp"
 
 namespace corocrawl {
 
@@ -23,17 +24,16 @@ namespace {
 // under a folder root.
 class file_names {
  public:
-  explicit file_names(const crawl_result& result) : result_(result) {
-    if (!result.folders.empty()) cwd_ = std::filesystem::current_path();
-  }
+  explicit file_names(const crawl_result& result)
+      : files_(result, result.folders.empty() ? std::filesystem::path()
+                                              : std::filesystem::current_path()) {}
   void add(json_writer& out, std::string_view url) const {
-    if (result_.folders.empty()) return;
-    if (const auto file = file_of(result_, url, cwd_)) out.key("file").string(*file);
+    if (files_.empty()) return;
+    if (const auto file = files_.file(url)) out.key("file").string(*file);
   }
 
  private:
-  const crawl_result& result_;
-  std::filesystem::path cwd_;
+  folder_files files_;
 };
 
 void write_url(json_writer& out, const fetch_record& r, const file_names& files) {

@@ -1,10 +1,11 @@
 // Folder mode's URLs as the files they name, so that reports of a built site point at its
 // files ("site/blog/index.html:12:7") and stay the same from run to run, whatever port the
 // folder was served on.
+#include "report/page_files.hpp"
+
 #include <string>
 #include <system_error>
 
-#include "corocrawl/report.hpp"
 #include "serve/static_site_server.hpp"
 
 namespace corocrawl {
@@ -25,11 +26,16 @@ fs::path shown_directory(const fs::path& directory, const fs::path& cwd) {
 
 }  // namespace
 
-std::optional<std::string> file_of(const crawl_result& result, std::string_view url,
-                                   const fs::path& cwd) {
-  for (const served_folder& folder : result.folders) {
+folder_files::folder_files(const crawl_result& result, const fs::path& cwd) {
+  folders_.reserve(result.folders.size());
+  for (const served_folder& served : result.folders)
+    folders_.push_back({served.url, shown_directory(served.directory, cwd)});
+}
+
+std::optional<std::string> folder_files::file(std::string_view url) const {
+  for (const folder& f : folders_) {
     // The folder's URL without its final '/' names the folder too (the server redirects it).
-    const std::string_view prefix = std::string_view(folder.url).substr(0, folder.url.size() - 1);
+    const std::string_view prefix = f.url.substr(0, f.url.size() - 1);
     if (!url.starts_with(prefix)) continue;
     const std::string_view rest = url.substr(prefix.size());
     if (!rest.empty() && rest.front() != '/' && rest.front() != '?' && rest.front() != '#')
@@ -38,7 +44,7 @@ std::optional<std::string> file_of(const crawl_result& result, std::string_view 
     const std::string_view path = rest.substr(0, suffix_at);
     const auto relative = target_to_relative_path(path.empty() ? "/" : std::string(path));
     if (!relative) return std::nullopt;
-    fs::path file = shown_directory(folder.directory, cwd) / *relative;
+    fs::path file = f.shown / *relative;
     if (path.size() <= 1 || path.ends_with('/')) file /= "index.html";
     std::string text = file.lexically_normal().generic_string();
     if (suffix_at != std::string_view::npos) text += rest.substr(suffix_at);
@@ -47,12 +53,17 @@ std::optional<std::string> file_of(const crawl_result& result, std::string_view 
   return std::nullopt;
 }
 
+std::optional<std::string> file_of(const crawl_result& result, std::string_view url,
+                                   const fs::path& cwd) {
+  return folder_files(result, cwd).file(url);
+}
+
 page_locator report_locator(const crawl_result& result, fs::path cwd) {
   std::error_code ec;
   if (auto canonical = fs::weakly_canonical(cwd, ec); !ec) cwd = std::move(canonical);
-  return [&result, cwd = std::move(cwd)](std::string_view url) {
-    if (result.folders.empty()) return std::string(url);
-    return file_of(result, url, cwd).value_or(std::string(url));
+  return [files = folder_files(result, cwd)](std::string_view url) {
+    if (files.empty()) return std::string(url);
+    return files.file(url).value_or(std::string(url));
   };
 }
 
