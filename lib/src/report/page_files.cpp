@@ -29,7 +29,7 @@ fs::path shown_directory(const fs::path& directory, const fs::path& cwd) {
 folder_files::folder_files(const crawl_result& result, const fs::path& cwd) {
   folders_.reserve(result.folders.size());
   for (const served_folder& served : result.folders)
-    folders_.push_back({served.url, shown_directory(served.directory, cwd)});
+    folders_.push_back({served.url, shown_directory(served.directory, cwd).generic_string()});
 }
 
 std::optional<std::string> folder_files::file(std::string_view url) const {
@@ -44,9 +44,15 @@ std::optional<std::string> folder_files::file(std::string_view url) const {
     const std::string_view path = rest.substr(0, suffix_at);
     const auto relative = target_to_relative_path(path.empty() ? "/" : std::string(path));
     if (!relative) return std::nullopt;
-    fs::path file = f.shown / *relative;
-    if (path.size() <= 1 || path.ends_with('/')) file /= "index.html";
-    std::string text = file.lexically_normal().generic_string();
+    // Joined as text, as `shown / relative` joins them: both are normal already (the relative
+    // path has no empty, "." or ".." segment), so no path needs taking apart again.
+    std::string text = f.shown;
+    const auto join = [&text](std::string_view part) {
+      if (!text.empty() && text.back() != '/') text += '/';
+      text += part;
+    };
+    join(*relative);
+    if (path.size() <= 1 || path.ends_with('/')) join("index.html");
     if (suffix_at != std::string_view::npos) text += rest.substr(suffix_at);
     return text;
   }

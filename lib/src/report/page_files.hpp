@@ -24,8 +24,8 @@ class folder_files {
 
  private:
   struct folder {
-    std::string_view url;         // the folder's URL, with its final '/'
-    std::filesystem::path shown;  // its directory as reports show it
+    std::string_view url;  // the folder's URL, with its final '/'
+    std::string shown;     // its directory as reports show it, normal ("" for the cwd itself)
   };
   std::vector<folder> folders_;
 };
