@@ -13,16 +13,9 @@ block_helper::block_helper(std::size_t block_count, format_block format)
   if (block_count_ < 2) return;
   try {
     thread_ = std::jthread([this](const std::stop_token& stop) { run(stop); });
-    started_ = true;
   } catch (const std::system_error& e) {
     spdlog::debug("writing a list on one thread: no second thread ({})", e.what());
   }
-}
-
-block_helper::~block_helper() {
-  if (!started_) return;
-  thread_.request_stop();  // wakes the helper waiting for room (changed_ watches the token)
-  thread_.join();
 }
 
 void block_helper::run(const std::stop_token& stop) {

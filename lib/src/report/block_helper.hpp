@@ -27,14 +27,13 @@ class block_helper {
 
   /// Starts a thread formatting the odd blocks below `block_count`, unless there is none to
   /// help with or the system gives no thread (std::system_error): then helps() is false.
+  /// Destroying it stops the helper where it is (a block under way is finished) and joins it.
   block_helper(std::size_t block_count, format_block format);
-  /// Stops the helper where it is (a block under way is finished) and joins it.
-  ~block_helper();
   block_helper(const block_helper&) = delete;
   block_helper& operator=(const block_helper&) = delete;
 
   /// Whether block `block` is the helper's: the writer asks take() for it.
-  bool helps(std::size_t block) const { return started_ && block % 2 == 1; }
+  bool helps(std::size_t block) const { return thread_.joinable() && block % 2 == 1; }
 
   /// The text of the helper's next block, `block` (taken in increasing order), once it is
   /// formatted; nothing when the helper failed before it, and the writer formats it.
@@ -51,8 +50,9 @@ class block_helper {
   std::deque<std::string> ready_;  // formatted blocks, in order, not taken yet
   std::size_t next_taken_ = 1;     // the block take() gives next
   bool failed_ = false;            // the helper stopped on a block it could not format
-  bool started_ = false;
-  std::jthread thread_;  // last: it stops and joins before the members it uses go
+  // Last: destroyed first, it asks the helper to stop (which wakes it from waiting for room,
+  // as changed_ watches the stop token) and joins it before the members it uses go.
+  std::jthread thread_;
 };
 
 }  // namespace corocrawl
