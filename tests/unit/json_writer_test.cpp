@@ -105,6 +105,18 @@ TEST(JsonWriter, LongOutputIsWrittenWhole) {
   EXPECT_EQ(text, expected + "]");
 }
 
+TEST(JsonWriter, WritingIntoTextGivesWhatAStreamIsGiven) {
+  const std::string long_text(200'000, 'x');  // past the size a stream's buffer is flushed at
+  const auto write = [&long_text](json_writer& w) {
+    w.begin_array().string("a\"b").number(std::uint64_t{7}).string(long_text).end_array();
+  };
+  json_writer into;
+  write(into);
+  EXPECT_TRUE(into.good());
+  EXPECT_EQ(into.take_text(), written(write));
+  EXPECT_EQ(into.take_text(), "");  // taken: the writer no longer holds it
+}
+
 TEST(JsonWriter, AFailedStreamIsSeen) {
   std::ostringstream out;
   out.setstate(std::ios::badbit);

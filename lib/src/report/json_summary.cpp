@@ -151,8 +151,9 @@ void write_array(json_writer& out, const built_list<T>& items, WriteItem write_i
   };
   const bool helped = std::thread::hardware_concurrency() > 1;
   block_helper helper(helped ? blocks : 0, [&](std::size_t block, std::string& text) {
-    json_writer into(text);
+    json_writer into;
     write_block(block, into);
+    text = into.take_text();
   });
   out.raw("[");
   for (std::size_t block = 0; block < blocks && out.good(); ++block) {

@@ -83,14 +83,6 @@ json_writer& json_writer::raw(std::string_view text) {
   return *this;
 }
 
-json_writer::~json_writer() {
-  if (text_ != nullptr) {
-    *text_ = std::move(buffer_);
-  } else {
-    flush();
-  }
-}
-
 bool json_writer::flush() {
   if (out_ == nullptr) return true;
   if (!buffer_.empty() && *out_)

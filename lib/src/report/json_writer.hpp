@@ -39,13 +39,11 @@ class json_writer {
  public:
   /// Writes to `out` through a buffer, flushed when it fills and by flush().
   explicit json_writer(std::ostream& out) : out_(&out) { buffer_.reserve(kFlushAt + 4096); }
-  /// Writes into `text`, after what it holds, for text to be written elsewhere; `text` holds
-  /// it all once the writer is gone, and is not to be used before.
-  explicit json_writer(std::string& text) : buffer_(std::move(text)), text_(&text) {}
+  /// Writes into text, taken by take_text(), for text to be written elsewhere.
+  json_writer() = default;
   json_writer(const json_writer&) = delete;
   json_writer& operator=(const json_writer&) = delete;
-  /// Flushes to the stream, or gives the text back.
-  ~json_writer();
+  ~json_writer() { flush(); }
 
   json_writer& begin_object() { return open('{'); }
   json_writer& end_object() { return close('}'); }
@@ -73,6 +71,8 @@ class json_writer {
   bool flush();
   /// False once the stream has failed (seen when the buffer was last written to it).
   bool good() const { return out_ == nullptr || static_cast<bool>(*out_); }
+  /// Writing into text: the text written so far, which the writer then no longer holds.
+  std::string take_text() { return std::exchange(buffer_, {}); }
 
  private:
   static constexpr std::size_t kFlushAt = 64 * 1024;
@@ -82,9 +82,8 @@ class json_writer {
   void before_value();
   void escaped(std::string_view valid_utf8);
 
-  std::ostream* out_ = nullptr;
+  std::ostream* out_ = nullptr;  // none: writing into text
   std::string buffer_;
-  std::string* text_ = nullptr;    // where buffer_ goes at the end, when writing into text
   std::vector<bool> has_members_;  // per open object or array
   bool after_key_ = false;
 };
