@@ -28,7 +28,6 @@ class file_names {
       : files_(result, result.folders.empty() ? std::filesystem::path()
                                               : std::filesystem::current_path()) {}
   void add(json_writer& out, std::string_view url) const {
-    if (files_.empty()) return;
     if (const auto file = files_.file(url)) out.key("file").string(*file);
   }
 

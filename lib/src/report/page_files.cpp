@@ -68,7 +68,6 @@ page_locator report_locator(const crawl_result& result, fs::path cwd) {
   std::error_code ec;
   if (auto canonical = fs::weakly_canonical(cwd, ec); !ec) cwd = std::move(canonical);
   return [files = folder_files(result, cwd)](std::string_view url) {
-    if (files.empty()) return std::string(url);
     return files.file(url).value_or(std::string(url));
   };
 }

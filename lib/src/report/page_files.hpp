@@ -20,7 +20,6 @@ class folder_files {
   folder_files(const crawl_result& result, const std::filesystem::path& cwd);
   /// What file_of(result, url, cwd) gives.
   std::optional<std::string> file(std::string_view url) const;
-  bool empty() const { return folders_.empty(); }
 
  private:
   struct folder {
