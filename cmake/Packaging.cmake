@@ -22,9 +22,13 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "corocrawl developers")
 set(CPACK_DEBIAN_PACKAGE_SECTION web)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # The dependencies are the shared libraries dpkg-shlibdeps finds the binary linked against
-# (Boost.URL and Boost.JSON, OpenSSL, gumbo, spdlog, toml++, libidn2, expat, zlib...), as
-# Debian 12 packages them.
+# (Boost.URL and Boost.JSON, gumbo, spdlog, toml++, libidn2, expat, zlib...), as Debian 12
+# packages them, and OpenSSL.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# libssl is loaded when the first https URL needs it (src/http/openssl_loader.hpp), so the
+# binary does not name it and dpkg-shlibdeps cannot find it: Debian 12's libssl3 is named
+# here, and CPack adds the dependencies dpkg-shlibdeps finds to it.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libssl3 (>= 3.0.0)")
 # corocrawl_VERSION_ARCH.deb, as Debian names packages.
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 # The extended description, after the synopsis; CPack indents it as the control file wants.

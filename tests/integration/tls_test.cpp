@@ -1,12 +1,19 @@
 // HTTPS against TLS servers whose certificates a CA made by the test signed.
 #include <gtest/gtest.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 #include "corocrawl/crawl.hpp"
 #include "corocrawl/errors.hpp"
 #include "crawl_helpers.hpp"
+#include "http/openssl_loader.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
 #include "test_ca.hpp"
@@ -140,6 +147,46 @@ TEST_F(TlsTest, CommandLineFlags) {
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
   result = testing::run_process({COROCRAWL_BINARY, "-q", "--insecure", server.url("/")});
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+}
+
+// The shared libraries process `pid` has mapped, as /proc lists them.
+std::string mapped_files(pid_t pid) {
+  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+  std::ostringstream text;
+  text << maps.rdbuf();
+  return text.str();
+}
+
+// Whether the program has libssl or libcrypto mapped while its one request to `server` waits
+// for an answer that does not come.
+bool maps_openssl_while_waiting_on(test_server& server) {
+  server.add_handler("/", testing::never_answers());
+  testing::child_process crawl({COROCRAWL_BINARY, "-q", "--insecure", server.url("/")});
+  EXPECT_TRUE(server.wait_for_requests("/", 1, 20s));
+  const std::string maps = mapped_files(crawl.pid());
+  crawl.send_signal(SIGKILL);
+  EXPECT_NE(maps.find("libc.so"), std::string::npos) << maps;  // the maps were read
+  const bool ssl = maps.find("/libssl.so") != std::string::npos;
+  const bool crypto = maps.find("/libcrypto.so") != std::string::npos;
+  EXPECT_EQ(ssl, crypto) << maps;  // libssl needs libcrypto, and nothing else loads it
+  return ssl;
+}
+
+TEST_F(TlsTest, ProgramLoadsOpenSslForItsFirstHttpsUrlOnly) {
+  test_server plain;
+  EXPECT_FALSE(maps_openssl_while_waiting_on(plain));
+  test_server secure{ca_.issue({"127.0.0.1"})};
+  EXPECT_TRUE(maps_openssl_while_waiting_on(secure));
+}
+
+TEST(OpensslLoader, FindsTheFunctionsOfTheLibraryTheHeadersDescribe) {
+  // This test links OpenSSL, as a library user would: loading finds it mapped already.
+  EXPECT_EQ(load_openssl(), std::nullopt);
+  EXPECT_EQ(std::string(openssl_library_name()),
+            "libssl.so." + std::to_string(OPENSSL_VERSION_MAJOR));
+  EXPECT_EQ(openssl_function("SSL_read"), reinterpret_cast<void*>(&::SSL_read));
+  EXPECT_EQ(openssl_function("ERR_get_error"),
+            reinterpret_cast<void*>(&::ERR_get_error));  // libcrypto's
 }
 
 }  // namespace

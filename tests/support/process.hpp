@@ -33,6 +33,8 @@ class child_process {
   child_process& operator=(const child_process&) = delete;
 
   void send_signal(int signal) const;
+  /// The child's process id, to read its /proc entries while it runs.
+  pid_t pid() const { return pid_; }
   /// Reads all output and waits for the exit; kills the child with SIGKILL after `timeout`.
   process_result wait(std::chrono::milliseconds timeout);
 

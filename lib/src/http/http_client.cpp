@@ -23,6 +23,7 @@
 #include "corocrawl/errors.hpp"
 #include "http/content_type.hpp"
 #include "http/decompress.hpp"
+#include "http/openssl_loader.hpp"
 #include "http/response_body.hpp"
 #include "url/host.hpp"
 
@@ -160,8 +161,8 @@ http_client::http_client(asio::any_io_executor executor, http_client_options opt
       options_(std::move(options)),
       resolver_(executor_, options_.resolve),
       pool_(executor_, options_.max_connections) {
-  // A bad CA file is a config error before the crawl; otherwise OpenSSL is set up (4 MB of
-  // it paged in) only when the first https URL comes.
+  // A bad CA file is a config error before the crawl; otherwise OpenSSL is loaded and set up
+  // only when the first https URL comes (openssl_loader.hpp).
   if (!options_.ca_file.empty()) tls();
 }
 
@@ -169,6 +170,7 @@ http_client::~http_client() = default;
 
 ssl::context& http_client::tls() {
   if (tls_) return *tls_;
+  if (auto missing = load_openssl()) throw std::runtime_error(*missing);
   auto& tls = tls_.emplace(ssl::context::tls_client);
   SSL_CTX_set_min_proto_version(tls.native_handle(), TLS1_2_VERSION);
   tls.set_default_verify_paths();
@@ -326,6 +328,8 @@ asio::awaitable<http_client::result> http_client::tunnel(connection& conn,
 
 asio::awaitable<http_client::result> http_client::handshake(connection& conn,
                                                             const http_target& target) {
+  // Without OpenSSL every https URL fails with why, and the rest of the crawl goes on.
+  if (auto missing = load_openssl()) co_return result{fetch_errc::tls, *missing, {}};
   beast::tcp_stream plain = std::move(std::get<beast::tcp_stream>(conn.stream));
   auto& stream = conn.stream.emplace<beast::ssl_stream<beast::tcp_stream>>(std::move(plain), tls());
   SSL* session = stream.native_handle();
