@@ -1,12 +1,15 @@
-// parse_floor [--threads N] [--reading gumbo|compact|shrunk|whole] [--repeat R] DIR...
+// parse_floor [--threads N] [--reading gumbo|compact|shrunk|whole|tags|tags-in-pieces]
+//             [--repeat R] DIR...
 //
 // The floor under any crawler's HTML throughput: reads every *.html file under the DIRs into
 // memory (not timed), then only parses them with gumbo on N threads, which share the files
 // through one atomic index. Prints one JSON line:
 // {"files":F,"bytes":B,"threads":N,"seconds":S,"mb_per_s":M} with MB = 1e6 bytes.
 // --reading times the library's reference extraction (extract_references, html/links.hpp)
-// in that reading instead of a bare gumbo parse (gumbo, the default); --repeat reads the
-// files R times over (bytes counts each time).
+// in that reading instead of a bare gumbo parse (gumbo, the default); tags times the link-tag
+// reader alone on the whole page (read_link_tags, html/link_tags.hpp), and tags-in-pieces the
+// same reading given the page 16 KiB at a time (link_tag_stream); --repeat reads the files R
+// times over (bytes counts each time).
 #include <gumbo.h>
 
 #include <CLI/CLI.hpp>
@@ -26,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "html/link_tags.hpp"
 #include "html/links.hpp"
 
 namespace {
@@ -72,6 +76,18 @@ void parse_all(const std::vector<std::string>& files, unsigned threads, const st
       if (reading == "gumbo") {
         GumboOutput* output = gumbo_parse_with_options(&options, file.data(), file.size());
         gumbo_destroy_output(&options, output);
+      } else if (reading == "tags") {
+        const auto tags = corocrawl::read_link_tags(file);
+        found.fetch_add(tags ? tags->count : 0, std::memory_order_relaxed);
+      } else if (reading == "tags-in-pieces") {
+        // As a body arrives: 16 KiB at a time (a connection's reads).
+        corocrawl::link_tag_stream stream;
+        constexpr std::size_t piece = 16 * 1024;
+        bool going_on = true;
+        for (std::size_t at = 0; going_on && at < file.size(); at += piece)
+          going_on = stream.add(std::string_view(file).substr(at, piece));
+        const auto tags = going_on ? stream.finish() : std::nullopt;
+        found.fetch_add(tags ? tags->count : 0, std::memory_order_relaxed);
       } else {
         const auto page = corocrawl::extract_references(file, "http://example.com/a/b.html", how);
         found.fetch_add(page.references.size(), std::memory_order_relaxed);
@@ -94,7 +110,7 @@ int main(int argc, char** argv) {
   std::size_t repeat = 1;
   app.add_option("--reading", reading,
                  "What to time: a bare gumbo parse, or a reading of extract_references")
-      ->check(CLI::IsMember({"gumbo", "compact", "shrunk", "whole"}))
+      ->check(CLI::IsMember({"gumbo", "compact", "shrunk", "whole", "tags", "tags-in-pieces"}))
       ->capture_default_str();
   app.add_option("--repeat", repeat, "Read the files this many times over")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000}))

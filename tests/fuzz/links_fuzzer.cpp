@@ -3,7 +3,8 @@
 // elements, attributes, fragments and positions, anchors, inline CSS. Shrunk must find exactly
 // what whole finds, in the same order; compact (reference tags alone where it can) the same
 // sets, since tags come in source order and the tree builder moves misnested elements. Every
-// link is normalised and listed once, and every reference points at one.
+// link is normalised and listed once, and every reference points at one. The link tags read
+// from the raw input in pieces (link_tag_stream) must be exactly those read from it whole.
 //
 // Input: the page, on http://example.com/dir/page.html.
 //
@@ -53,6 +54,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "html/link_tags.hpp"
 #include "html/links.hpp"
 #include "text/ascii.hpp"
 #include "url/url.hpp"
@@ -249,8 +251,26 @@ bool gumbo_may_misread_a_tag(std::string_view html) {
 
 }  // namespace
 
+// The link tags of `html` read in pieces (link_tag_stream) must be those read from the whole
+// page, whatever the cuts: here pieces of 1 to 16 bytes, their sizes taken in turn from the
+// page's own bytes, so each input cuts itself its own way.
+void check_read_in_pieces(std::string_view html) {
+  corocrawl::link_tag_stream stream;
+  bool going_on = true;
+  for (std::size_t at = 0, k = 0; going_on && at < html.size(); ++k) {
+    const std::size_t size = std::min<std::size_t>(
+        1 + static_cast<unsigned char>(html[k % html.size()]) % 16, html.size() - at);
+    going_on = stream.add(html.substr(at, size));
+    at += size;
+  }
+  const auto whole = corocrawl::read_link_tags(html);
+  check((going_on ? stream.finish() : std::nullopt) == whole,
+        "link tags read in pieces and from the whole page differ", html);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view raw(reinterpret_cast<const char*>(data), size);
+  check_read_in_pieces(raw);
   const std::string page = without_gumbo_errors(raw);
   const std::string_view html = page;
   if (page != raw) {

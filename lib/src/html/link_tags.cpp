@@ -2,122 +2,63 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <iterator>
 #include <optional>
 #include <span>
-#include <system_error>
+#include <utility>
 
 #include "html/html_scan.hpp"
+#include "html/link_tag_values.hpp"
 #include "html/text_positions.hpp"
 #include "text/ascii.hpp"
 
 namespace corocrawl {
-namespace {
 
 using namespace html;  // NOLINT: this file reads HTML
+
+namespace {
 
 // gumbo parses each chunk on its own, so its tree stays small: about 300 bytes per tag.
 constexpr std::size_t kTagsPerChunk = 1024;
 
-// A byte of an attribute value that gumbo gives as written: not the start of a character
-// reference, nothing it replaces (NUL, CR, invalid UTF-8: here anything but printable ASCII,
-// tab and LF).
-bool read_as_written(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  return c != '&' && ((u >= 0x20 && u <= 0x7E) || c == '\t' || c == '\n');
-}
+}  // namespace
 
-// An attribute value that gumbo gives as written.
-bool as_written(std::string_view value) {
-  return std::all_of(value.begin(), value.end(), read_as_written);
-}
-
-// The printable ASCII character `reference` (what is between '&' and ';') stands for, if it
-// is one that reads the same in any attribute and needs no table: amp, lt, gt, quot, apos,
-// or a decimal or hexadecimal number; else nothing (gumbo reads it).
-std::optional<char> plain_reference(std::string_view reference) {
-  if (reference == "amp") return '&';
-  if (reference == "lt") return '<';
-  if (reference == "gt") return '>';
-  if (reference == "quot") return '"';
-  if (reference == "apos") return '\'';
-  if (reference.size() < 2 || reference[0] != '#') return std::nullopt;
-  const bool hex = reference[1] == 'x' || reference[1] == 'X';
-  const std::string_view digits = reference.substr(hex ? 2 : 1);
-  if (digits.empty() || digits.size() > 6) return std::nullopt;
-  std::uint32_t code = 0;
-  const char* const end = digits.data() + digits.size();
-  if (const auto read = std::from_chars(digits.data(), end, code, hex ? 16 : 10);
-      read.ec != std::errc{} || read.ptr != end) {
-    return std::nullopt;
-  }
-  if (code < 0x20 || code > 0x7E) return std::nullopt;  // gumbo's rules for the rest
-  return static_cast<char>(code);
-}
-
-// Appends `value` to `out` with its character references decoded, when each is a
-// plain_reference() ended by ';' and all else reads as written; else false, `out` as it was.
-bool decode_plainly(std::string_view value, std::string& out) {
-  const std::size_t start = out.size();
-  std::size_t i = 0;
-  while (i < value.size()) {
-    if (value[i] != '&') {
-      if (!read_as_written(value[i])) break;
-      out += value[i++];
-      continue;
-    }
-    const std::size_t semicolon = value.find(';', i);
-    if (semicolon == std::string_view::npos) break;
-    const auto decoded = plain_reference(value.substr(i + 1, semicolon - i - 1));
-    if (!decoded) break;
-    out += *decoded;
-    i = semicolon + 1;
-  }
-  if (i == value.size()) return true;
-  out.resize(start);
-  return false;
-}
-
-// The attributes that hold an HTML element's references (those written for it to a chunk),
-// or none.
-std::span<const std::size_t> reference_attributes(std::string_view name) {
-  static constexpr std::size_t href[] = {kHref};
-  static constexpr std::size_t link[] = {kRel, kHref};
-  static constexpr std::size_t image[] = {kSrc, kSrcset};
-  static constexpr std::size_t src[] = {kSrc};
-  static constexpr std::size_t data[] = {kData};
-  static constexpr std::size_t video[] = {kSrc, kPoster};
-  static constexpr std::size_t input[] = {kType, kSrc};
-  static constexpr std::size_t meta[] = {kHttpEquiv, kContent};
-  if (is_one_of(name, {"a", "area"})) return href;
-  if (name == "link") return link;
-  if (is_one_of(name, {"img", "source"})) return image;
-  if (is_one_of(name, {"script", "embed", "audio", "track", "iframe"})) return src;
-  if (name == "object") return data;
-  if (name == "video") return video;
-  if (name == "input") return input;
-  if (name == "meta") return meta;
-  return {};
-}
-
-constexpr std::size_t kSvgAnchorAttributes[] = {kHref, kXlinkHref};
-
+// Reads a page's tags in order, from html_: the whole page (read_link_tags), or the part of
+// it link_tag_stream holds, whose read part it drops between pieces.
 class link_tag_reader {
  public:
-  explicit link_tag_reader(std::string_view html) : html_(html), positions_(html) {}
+  explicit link_tag_reader(std::string_view html = {}) : html_(html), positions_(html) {}
 
+  // The whole page, in html_.
   std::optional<link_tags> run() {
-    if (mentions_frameset(html_)) return std::nullopt;
+    if (mentions_frameset(html_) || !read(true)) return std::nullopt;
+    return take();
+  }
+
+  // Reads html_ from pos_ on as far as it can: to its end when `last` (the page's end), else
+  // up to the first token that may go on past it, which pos_ is left at. False once the page
+  // needs a tree.
+  bool read(bool last) {
     const std::size_t n = html_.size();
     while (pos_ < n) {
+      if (plaintext_) {  // the rest is text
+        pos_ = n;
+        break;
+      }
       const std::size_t lt = html_.find('<', pos_);
-      if (lt == std::string_view::npos) break;
+      if (lt == std::string_view::npos) {
+        pos_ = n;
+        break;
+      }
       if (const auto bare = bare_tag_at(html_, lt); bare && changes_nothing_read(*bare)) {
         pos_ = bare->end;
         continue;
       }
       const token t = token_at(html_, lt);
+      if (!last && !ends_here(t)) {
+        pos_ = lt;
+        return true;
+      }
       pos_ = t.end;
       bool sure = true;
       switch (t.what) {
@@ -139,13 +80,55 @@ class link_tag_reader {
           pos_ = n;
           break;
       }
-      if (!sure) return std::nullopt;
+      if (!sure) return false;
     }
+    return true;
+  }
+
+  // Forgets what was read, html_[0, pos_), and says how long it was: the caller drops those
+  // bytes and gives what is left to view().
+  std::size_t drop_read() {
+    positions_.drop(pos_);
+    return std::exchange(pos_, 0);
+  }
+
+  // Reads on in `html`: html_ as it was (without what drop_read() dropped), and perhaps more.
+  void view(std::string_view html) {
+    html_ = html;
+    positions_.view(html);
+  }
+
+  // The tags read.
+  link_tags take() {
     if (!chunk_.markup.empty()) tags_.chunks.push_back(std::move(chunk_));
     return std::move(tags_);
   }
 
  private:
+  // Whether token `t`, and what reading it looks at past it, ends before html_ does: then what
+  // follows cannot change how it reads.
+  bool ends_here(const token& t) const {
+    const std::size_t n = html_.size();
+    if (t.what == token::cut_off || t.end >= n) return false;
+    if (t.what != token::start_tag) return true;
+    const scanned_tag& tag = t.tag;
+    const std::string_view name = tag.lower_name;
+    if (foreign_.empty()) {
+      // A raw-text element is read to its end tag, whose name must be followed by a byte that
+      // ends it.
+      if ((tag.traits & raw_text_trait) == 0 || name == "plaintext") return true;
+      const std::size_t end = raw_text_end(html_, name, tag.end);
+      return end + 2 + name.size() < n;
+    }
+    if ((is_integration_point(tag, svg_) || name == "annotation-xml") && !tag.self_closing) {
+      const std::size_t next = html_.find('<', tag.end);  // the token after it is read too
+      if (next == std::string_view::npos) return false;
+      const token after = token_at(html_, next);
+      return after.what != token::cut_off && after.end < n;
+    }
+    return true;
+  }
+
   bool html_start_tag(std::size_t lt, const scanned_tag& tag) {
     // Most tags only have their attributes noted.
     if ((tag.traits & (reader_special_trait | raw_text_trait | table_part_trait)) == 0) {
@@ -187,7 +170,8 @@ class link_tag_reader {
     if (created) note(lt, tag, true);
     if (name == "template") ++templates_;  // its content, not the template itself
     if (name == "plaintext") {
-      pos_ = html_.size();  // the rest is text
+      plaintext_ = true;  // the rest is text
+      pos_ = html_.size();
     } else if ((tag.traits & raw_text_trait) != 0) {
       const std::size_t end = raw_text_end(html_, name, tag.end);
       // After "<!--", a "<script" inside a script hides the end tag found.
@@ -401,6 +385,7 @@ class link_tag_reader {
   std::string_view html_;
   position_counter positions_;
   std::size_t pos_ = 0;
+  bool plaintext_ = false;  // a <plaintext> start tag was read
   link_tags tags_;
   link_chunk chunk_;
   std::vector<std::string> foreign_;  // the open elements of an SVG or MathML island
@@ -415,48 +400,47 @@ class link_tag_reader {
   bool form_open_ = false;  // the tree builder's form element pointer is set
 };
 
-// The attributes of a place in a plain chunk.
-class place_attributes final : public element_attributes {
- public:
-  place_attributes(const link_chunk& chunk, const tag_place& place)
-      : chunk_(chunk),
-        place_(place),
-        names_(place.svg ? std::span<const std::size_t>(kSvgAnchorAttributes)
-                         : reference_attributes(place.element)) {}
-
-  std::optional<std::string_view> value(std::string_view name, bool xlink) const override {
-    for (std::size_t i = 0; i < names_.size(); ++i) {
-      const std::size_t k = names_[i];
-      const bool match = place_.svg ? (name == "href" && (k == kXlinkHref) == xlink)
-                                    : (!xlink && kKeptAttributes[k] == name);
-      if (!match) continue;
-      if ((place_.present & (1U << i)) == 0) return std::nullopt;
-      const std::string_view text =
-          (place_.decoded & (1U << i)) != 0 ? chunk_.decoded : chunk_.markup;
-      return text.substr(place_.value_begin[i], place_.value_size[i]);
-    }
-    return std::nullopt;
-  }
-
- private:
-  const link_chunk& chunk_;
-  const tag_place& place_;
-  std::span<const std::size_t> names_;
-};
-
-}  // namespace
-
 std::optional<link_tags> read_link_tags(std::string_view html) {
   return link_tag_reader(html).run();
 }
 
-void plain_references(const link_chunk& chunk, const tag_place& place,
-                      std::vector<found_reference>& references) {
-  const GumboTag tag = place.svg ? GUMBO_TAG_A
-                                 : gumbo_tagn_enum(place.element.data(),
-                                                   static_cast<unsigned int>(place.element.size()));
-  element_references(tag, !place.svg, place.svg, place_attributes(chunk, place), nullptr,
-                     references);
+link_tag_stream::link_tag_stream() : reader_(std::make_unique<link_tag_reader>()) {}
+link_tag_stream::~link_tag_stream() = default;
+link_tag_stream::link_tag_stream(link_tag_stream&&) noexcept = default;
+link_tag_stream& link_tag_stream::operator=(link_tag_stream&&) noexcept = default;
+
+bool link_tag_stream::add(std::string_view piece) {
+  if (gave_up_) return false;
+  // A "<frameset" anywhere makes read_link_tags give nothing: it is looked for in the piece,
+  // and across its start, with the last bytes of the pieces before (which may be read and
+  // dropped already).
+  constexpr std::size_t kFrameset = 9;  // "<frameset"
+  std::string across = last_bytes_;
+  across.append(piece.substr(0, kFrameset - 1));
+  gave_up_ = mentions_frameset(across) || mentions_frameset(piece);
+  last_bytes_ = across.substr(across.size() - std::min(across.size(), kFrameset - 1));
+  if (piece.size() >= kFrameset - 1) last_bytes_ = piece.substr(piece.size() - (kFrameset - 1));
+  held_.append(piece);
+  if (gave_up_ || held_.size() < read_again_) return !gave_up_;
+  reader_->view(held_);
+  if (!reader_->read(false)) {
+    gave_up_ = true;
+    return false;
+  }
+  // What was read goes. A token not ended is tried again once twice as much is held, so that
+  // a long one (a big script) is not searched again for each piece.
+  const std::size_t read = reader_->drop_read();
+  held_.erase(0, read);
+  reader_->view(held_);
+  read_again_ = read == 0 ? 2 * held_.size() : 0;
+  return true;
+}
+
+std::optional<link_tags> link_tag_stream::finish() {
+  if (gave_up_) return std::nullopt;
+  reader_->view(held_);
+  if (!reader_->read(true)) return std::nullopt;
+  return reader_->take();
 }
 
 }  // namespace corocrawl

@@ -27,6 +27,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,6 +59,7 @@ struct tag_place {
   std::uint8_t decoded = 0;
   std::array<std::uint32_t, 2> value_begin{};
   std::array<std::uint32_t, 2> value_size{};
+  bool operator==(const tag_place&) const = default;
 };
 
 struct link_chunk {
@@ -68,6 +70,7 @@ struct link_chunk {
   // gumbo need not read the markup: plain_references() gives what the tree would.
   bool plain = true;
   std::string decoded;  // the reference values that held such character references, decoded
+  bool operator==(const link_chunk&) const = default;
 };
 
 struct link_tags {
@@ -77,11 +80,44 @@ struct link_tags {
   // In source order; nullopt where a chunk's element decodes it (see tag_place).
   std::vector<std::optional<std::string>> anchors;
   std::vector<std::optional<inline_css>> styles;
+  bool operator==(const link_tags&) const = default;
 };
 
 /// The reference tags of `html`, or nothing when its tree could change which tags they are
 /// (then it must be parsed as a whole).
 std::optional<link_tags> read_link_tags(std::string_view html);
+
+class link_tag_reader;
+
+/// The reference tags of a page given in pieces, as read_link_tags() reads them from the whole
+/// page: the same tags, values and places, or nothing where it gives nothing. Between pieces
+/// it keeps only what it has not read yet: the token the last piece ended in (a tag, a
+/// comment, a raw-text element such as a <script>, not ended yet), so a big page need not be
+/// held whole to be read. A token is read once it has ended; one longer than the pieces is
+/// tried again when what is held has doubled, so reading stays linear in the page.
+class link_tag_stream {
+ public:
+  link_tag_stream();
+  ~link_tag_stream();
+  link_tag_stream(link_tag_stream&&) noexcept;
+  link_tag_stream& operator=(link_tag_stream&&) noexcept;
+
+  /// Reads the page's next `piece`. False once the page is known to need a tree (finish()
+  /// gives nothing then): later pieces are not read.
+  bool add(std::string_view piece);
+  /// The page ended with the last piece added: its reference tags, or nothing when its tree
+  /// could change which tags they are. Call once.
+  std::optional<link_tags> finish();
+  /// The bytes held, not read yet.
+  std::size_t held() const { return held_.size(); }
+
+ private:
+  std::unique_ptr<link_tag_reader> reader_;
+  std::string held_;            // the pieces from the first byte not read on
+  std::string last_bytes_;      // the last bytes added, up to eight
+  std::size_t read_again_ = 0;  // read again once held_ is this long
+  bool gave_up_ = false;
+};
 
 /// The references of the element at `place` in a plain chunk, as collect() finds them in the
 /// chunk's tree (their node null), appended to `references`.

@@ -44,6 +44,15 @@ class position_counter {
     return position_;
   }
 
+  /// Counts up to `offset`, which later offsets are counted from: the text's first `offset`
+  /// bytes are no longer asked about (see view()).
+  void drop(std::size_t offset) {
+    at(offset);
+    next_ -= offset;  // at() left it at least at offset
+  }
+  /// Goes on counting in `text`: the same text, without the bytes dropped, and perhaps more.
+  void view(std::string_view text) { text_ = text; }
+
  private:
   // The bytes that are not UTF-8 continuation bytes (10xxxxxx), eight at a time.
   static std::uint32_t lead_bytes(const char* begin, const char* end) {
