@@ -53,7 +53,7 @@ class scripted_fetcher final : public fetcher {
   }
 
   asio::awaitable<http_client::result> get(const http_target& target, std::span<const http_header>,
-                                           fetch_mode mode) override {
+                                           fetch_mode mode, body_sink*) override {
     modes_.push_back(mode);
     const std::string url = (target.https ? "https://" : "http://") + target.host + target.target;
     requests_[url].push_back(clock_.now());

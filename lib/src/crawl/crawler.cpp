@@ -140,14 +140,29 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   // What is not parsed is checked with HEAD first; many servers mishandle HEAD, so only a
   // GET's answer makes a URL broken.
   auto mode = external || store_->resource(item.url) ? fetch_mode::head : fetch_mode::get_if_parsed;
-  auto fetched = co_await fetcher_.get(target, headers, mode);
+  page_sink sink;  // a big page's body, read as it comes
+  const auto sink_for = [&sink](fetch_mode m) -> body_sink* {
+    return m == fetch_mode::get_if_parsed ? &sink : nullptr;
+  };
+  auto fetched = co_await fetcher_.get(target, headers, mode, sink_for(mode));
   if (!stopping_ && mode == fetch_mode::head && (fetched.ec || fetched.response.status >= 400)) {
     mode = external ? fetch_mode::get_header : fetch_mode::get_if_parsed;
-    fetched = co_await fetcher_.get(target, headers, mode);
+    fetched = co_await fetcher_.get(target, headers, mode, sink_for(mode));
   } else if (!stopping_ && mode == fetch_mode::head && !external &&
              is_parsed_type(fetched.response.content_type)) {
     mode = fetch_mode::get_if_parsed;  // a page or stylesheet of the site: read it
-    fetched = co_await fetcher_.get(target, headers, mode);
+    fetched = co_await fetcher_.get(target, headers, mode, sink_for(mode));
+  }
+  std::optional<page_links> read_in_pieces;
+  if (!stopping_ && fetched.response.body_taken) {
+    read_in_pieces = co_await parse(std::move(*sink.page), std::string(url));
+    if (!stopping_ && read_in_pieces->outcome == parse_outcome::needs_whole_page) {
+      // Its link tags alone could not say what it references: it is read whole, as any page
+      // under big_page is.
+      spdlog::debug("{}: read in pieces, it needs a tree: fetching it again to read it whole", url);
+      read_in_pieces.reset();
+      fetched = co_await fetcher_.get(target, headers, mode, nullptr);
+    }
   }
   if (stopping_) co_return;  // cancelled: the URL is left unchecked
   ++item.tries;
@@ -163,7 +178,8 @@ asio::awaitable<void> crawler::fetch(work_item item) {
     spdlog::warn("{}: body larger than {} bytes: not read further", url, options_.max_body);
     const auto error = fetched.error;
     const auto received = fetched.response.body_received;
-    co_await read_page(item, std::move(fetched.response), record, anchors);
+    co_await read_page(item, std::move(fetched.response), record, anchors,
+                       std::move(read_in_pieces));
     record.error = error;
     record.size = received;  // as sent, before decoding: what was read
     anchors.reset();         // the ids of the part not read are unknown
@@ -175,7 +191,8 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   } else if (is_redirect_status(fetched.response.status)) {
     follow_redirect(item, fetched.response, record);
   } else {
-    co_await read_page(item, std::move(fetched.response), record, anchors);  // unless stopping
+    co_await read_page(item, std::move(fetched.response), record, anchors,
+                       std::move(read_in_pieces));  // unless stopping
   }
   const verdict meaning = verdict_of(record);
   if (anchors) {
@@ -265,7 +282,7 @@ asio::awaitable<crawler::retried> crawler::fetch_retrying(const http_target& tar
   const auto headers = headers_for_target(options_, root_origins_, target);
   retried got;
   for (;;) {
-    got.fetched = co_await fetcher_.get(target, headers, mode);
+    got.fetched = co_await fetcher_.get(target, headers, mode, nullptr);
     ++got.tries;
     if (stopping_) co_return got;
     const auto retry =

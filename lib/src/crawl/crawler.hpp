@@ -139,14 +139,26 @@ class crawler {
   boost::asio::awaitable<retried> fetch_retrying(const http_target& target, fetch_mode mode);
   void follow_redirect(const work_item& item, const http_response& response, fetch_record& record);
   /// Records what `response` is and, for a page of the site, follows its references; an HTML
-  /// page parsed completely gives its `anchors`.
+  /// page parsed completely gives its `anchors`. `read_in_pieces`: the page, when its body
+  /// went to a page_sink and was read as it came.
   boost::asio::awaitable<void> read_page(const work_item& item, http_response response,
                                          fetch_record& record,
-                                         std::optional<std::vector<std::string>>& anchors);
+                                         std::optional<std::vector<std::string>>& anchors,
+                                         std::optional<page_links> read_in_pieces);
   /// The references of a page or stylesheet, read on the parse pool; `charset` is its
   /// Content-Type's.
   boost::asio::awaitable<page_links> parse(std::string body, const std::string& page_url,
                                            std::string charset, bool stylesheet);
+  /// The references of a page read as its body came (page_in_pieces::finish), on the pool.
+  boost::asio::awaitable<page_links> parse(page_in_pieces page, const std::string& page_url);
+  /// Takes the body of a big HTML page of the site as it arrives, to be read in pieces
+  /// (page_in_pieces) rather than held whole: bodies announced larger than big_page.
+  class page_sink final : public body_sink {
+   public:
+    bool take(std::string_view content_type, std::uint64_t length) override;
+    void add(std::string_view bytes) override { page->add(bytes); }
+    std::optional<page_in_pieces> page;  // once taken
+  };
   /// Takes in a link of page `page` (`depth` hops from a root): the id of the URL it
   /// references when that is checked (in scope, or external and checked), else nullopt.
   std::optional<url_id> take_link(const page_link& link, url_id page, int depth, bool too_deep,

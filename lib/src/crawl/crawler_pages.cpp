@@ -26,8 +26,10 @@ struct parse_job {
   std::string charset;
   bool stylesheet = false;
   parse_limits limits;
+  std::optional<page_in_pieces> pieces;  // a page read as it came, instead of `body`
 
   page_links operator()() {
+    if (pieces) return pieces->finish(page_url, limits);
     if (stylesheet) return extract_css_links(body, page_url, charset);
     return extract_links_taking(std::move(body), page_url, limits, charset);
   }
@@ -78,7 +80,8 @@ bool crawler::checks_external(const http_url& url) const {
 
 asio::awaitable<void> crawler::read_page(const work_item& item, http_response response,
                                          fetch_record& record,
-                                         std::optional<std::vector<std::string>>& anchors) {
+                                         std::optional<std::vector<std::string>>& anchors,
+                                         std::optional<page_links> read_in_pieces) {
   record.status = response.status;
   // The decoded body; of a body read but not kept (a type not parsed), the bytes received.
   record.size = response.body.empty() ? response.body_received : response.body.size();
@@ -89,10 +92,16 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   if (!is_markup(media->type) && !is_css(media->type)) co_return;
   if (!record.encoding && is_markup(media->type)) record.encoding = "utf-8";
   // Error pages' links are not the site's; other sites are checked, never crawled.
-  if (response.status / 100 != 2 || record.external || response.body.empty()) co_return;
+  if (response.status / 100 != 2 || record.external || (response.body.empty() && !read_in_pieces))
+    co_return;
 
-  auto page = co_await parse(std::move(response.body), record.url, media->charset.value_or(""),
-                             is_css(media->type));
+  // (Not a co_await in an arm of ?:, which GCC 12 miscompiles.)
+  page_links page;
+  if (read_in_pieces)
+    page = std::move(*read_in_pieces);
+  else
+    page = co_await parse(std::move(response.body), record.url, media->charset.value_or(""),
+                          is_css(media->type));
   if (stopping_) co_return;
   // The charset declared, else the one the page was read in.
   if (!media->charset) record.encoding = ascii::to_lower(page.encoding);
@@ -179,6 +188,25 @@ asio::awaitable<page_links> crawler::parse(std::string body, const std::string& 
   page_links page = co_await std::move(parsed);
   --parsing_;
   co_return page;
+}
+
+asio::awaitable<page_links> crawler::parse(page_in_pieces page, const std::string& page_url) {
+  // A page kept whole (not declared UTF-8) is parsed whole, as a big body is.
+  const job_weight weight = page.held() > big_page ? job_weight::heavy : job_weight::normal;
+  parse_job job{{}, page_url, {}, false, {.stop = parse_stop_.get_token()}, std::move(page)};
+  ++parsing_;
+  auto parsed = parse_pool_.async_run(std::move(job), weight, asio::use_awaitable);
+  page_links read = co_await std::move(parsed);
+  --parsing_;
+  co_return read;
+}
+
+bool crawler::page_sink::take(std::string_view content_type, std::uint64_t length) {
+  if (length <= big_page) return false;
+  const auto media = parse_content_type(content_type);
+  if (!media || !is_html(media->type)) return false;
+  page.emplace(media->charset.value_or(""));
+  return true;
 }
 
 }  // namespace corocrawl

@@ -16,11 +16,11 @@ class fetcher {
   virtual ~fetcher() = default;
 
   /// Requests `target` once as `mode` says (see fetch_mode), with `headers` added: a
-  /// response, or an error code and its words. Cancellation (the awaiting coroutine's
-  /// cancellation slot) aborts it.
+  /// response, or an error code and its words; a body `sink` takes goes to it (see
+  /// body_sink). Cancellation (the awaiting coroutine's cancellation slot) aborts it.
   virtual boost::asio::awaitable<http_client::result> get(const http_target& target,
                                                           std::span<const http_header> headers,
-                                                          fetch_mode mode) = 0;
+                                                          fetch_mode mode, body_sink* sink) = 0;
 
   /// Requests sent and connections opened so far.
   virtual std::uint64_t requests() const = 0;
@@ -36,8 +36,8 @@ class http_fetcher final : public fetcher {
 
   boost::asio::awaitable<http_client::result> get(const http_target& target,
                                                   std::span<const http_header> headers,
-                                                  fetch_mode mode) override {
-    return client_.get(target, headers, mode);
+                                                  fetch_mode mode, body_sink* sink) override {
+    return client_.get(target, headers, mode, sink);
   }
   std::uint64_t requests() const override { return client_.requests(); }
   std::uint64_t connections() const override { return client_.connections(); }

@@ -263,6 +263,58 @@ std::vector<std::string> extract_links(std::string_view html, std::string_view p
   return urls;
 }
 
+page_in_pieces::page_in_pieces(std::string http_charset) : http_charset_(std::move(http_charset)) {}
+page_in_pieces::~page_in_pieces() = default;
+page_in_pieces::page_in_pieces(page_in_pieces&&) noexcept = default;
+page_in_pieces& page_in_pieces::operator=(page_in_pieces&&) noexcept = default;
+
+void page_in_pieces::add(std::string_view piece) {
+  if (decided_) {
+    if (tags_)
+      tags_->add(piece);  // once it gives up, finish() says so
+    else
+      start_.append(piece);
+    return;
+  }
+  start_.append(piece);
+  if (start_.size() < charset::html_prescan_length) return;
+  // The encoding it declares is the one the whole page is read in: read in pieces a page
+  // declared UTF-8, whose bytes are read as they are. Any other, or none (then only all its
+  // bytes say), is kept whole.
+  decided_ = true;
+  const auto declared = charset::declared_html_encoding(start_, http_charset_);
+  if (!declared || !charset::is_utf8(declared->encoding)) return;
+  encoding_ = declared->encoding;
+  tags_ = std::make_unique<link_tag_stream>();
+  tags_->add(std::string_view(start_).substr(declared->bom_length));
+  std::string{}.swap(start_);
+}
+
+page_links page_in_pieces::finish(std::string_view page_url, const parse_limits& limits) {
+  if (!tags_) {
+    std::string page = std::move(start_);
+    return read_page(page, page_url, markup_reading::compact, http_charset_, &page, limits);
+  }
+  std::optional<link_tags> tags = tags_->finish();
+  tags_.reset();
+  if (!tags) {
+    page_links none;
+    none.outcome = parse_outcome::needs_whole_page;
+    return none;
+  }
+  install_abort_guard_once();
+  parse_watch watch(limits);
+  page_links page = references_of_tags(*tags, page_url, encoding_, watch);
+  if (page.base.empty()) page.base = page_url;
+  page.encoding = encoding_;
+  add_inline_css_references(page, page.base);
+  return page;
+}
+
+std::size_t page_in_pieces::held() const {
+  return tags_ ? tags_->held() : start_.size();
+}
+
 link_index::link_index(page_links& page, std::pmr::memory_resource* memory)
     : page_(page), index_(memory) {
   for (std::uint32_t i = 0; i < page_.links.size(); ++i)

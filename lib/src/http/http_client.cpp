@@ -131,6 +131,37 @@ asio::awaitable<error_code> read_body(http_connection& conn, response_parser& pa
   co_return fetch_errc::body_too_large;
 }
 
+// Reads the rest of the body as read_body does, but gives each part read to `sink` instead of
+// keeping it: the body never holds more than one read's worth.
+asio::awaitable<error_code> read_body_into(http_connection& conn, response_parser& parser,
+                                           std::uint64_t limit, body_sink& sink,
+                                           std::uint64_t& received) {
+  const auto announced = parser.content_length();
+  const bool too_large = announced && *announced > limit;
+  auto& body = parser.get().body();
+  const auto give = [&] {
+    const std::uint64_t room = limit - std::min(limit, received);
+    const std::string_view part(
+        body.data(), static_cast<std::size_t>(std::min<std::uint64_t>(body.size(), room)));
+    if (!part.empty()) sink.add(part);
+    received += body.size();
+    body.clear();
+  };
+  give();  // what came with the header
+  while (!parser.is_done() && received <= limit) {
+    auto [ec, read] = co_await std::visit(
+        [&](auto& s) { return http::async_read_some(s, conn.buffer, parser, use_tuple); },
+        conn.stream);
+    give();
+    if (ec == ssl::error::stream_truncated && !parser.is_done()) parser.put_eof(ec);
+    if (ec && too_large) break;
+    if (ec) co_return ec;
+  }
+  if (parser.is_done() && received <= limit) co_return error_code{};
+  received = std::min(received, limit);
+  co_return fetch_errc::body_too_large;
+}
+
 // Whether a get_if_parsed request reads the body of the response whose header `parser` holds.
 bool wants_body(const response_parser& parser) {
   const auto media = parse_content_type(parser.get()[http::field::content_type]);
@@ -199,7 +230,7 @@ std::string_view method_name(fetch_mode mode) {
 
 asio::awaitable<http_client::result> http_client::get(const http_target& target,
                                                       std::span<const http_header> headers,
-                                                      fetch_mode mode) {
+                                                      fetch_mode mode, body_sink* sink) {
   const auto* proxy = proxy_for(target);
   // Plain http through a proxy shares the connections to the proxy; anything else has its own.
   const auto route = proxy && !target.https ? "proxy " + host_and_port(proxy->host, proxy->port)
@@ -209,7 +240,7 @@ asio::awaitable<http_client::result> http_client::get(const http_target& target,
   if (auto conn = pool_.take_idle(route)) {
     conn->tcp().expires_after(options_.timeout);
     ++requests_;
-    auto exchanged = co_await exchange(*conn, target, proxy, headers, mode);
+    auto exchanged = co_await exchange(*conn, target, proxy, headers, mode, sink);
     if (!exchanged.closed_idle) {
       if (exchanged.reusable) pool_.put_idle(route, std::move(conn));
       co_return std::move(exchanged.outcome);
@@ -220,7 +251,7 @@ asio::awaitable<http_client::result> http_client::get(const http_target& target,
   std::unique_ptr<connection> conn;
   if (auto opened = co_await open(target, proxy, conn); opened.ec) co_return opened;
   ++requests_;
-  auto exchanged = co_await exchange(*conn, target, proxy, headers, mode);
+  auto exchanged = co_await exchange(*conn, target, proxy, headers, mode, sink);
   if (exchanged.reusable) pool_.put_idle(route, std::move(conn));
   co_return std::move(exchanged.outcome);
 }
@@ -357,7 +388,7 @@ asio::awaitable<http_client::result> http_client::handshake(connection& conn,
 
 asio::awaitable<http_client::exchange_result> http_client::exchange(
     connection& conn, const http_target& target, const proxy_endpoint* proxy,
-    std::span<const http_header> headers, fetch_mode mode) {
+    std::span<const http_header> headers, fetch_mode mode, body_sink* sink) {
   // Through a proxy, plain http asks for the absolute URL; https went through a tunnel.
   const bool absolute_form = proxy && !target.https;
   const auto request_target =
@@ -402,7 +433,17 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
       co_return unread;
     }
   }
-  ec = co_await read_body(conn, *parser, options_.max_body);
+  // A 2xx page's body as sent (no Content-Encoding) may go to the sink as it comes.
+  std::uint64_t taken = 0;
+  const bool to_sink =
+      sink != nullptr && body_kept && !head && status / 100 == 2 &&
+      message[http::field::content_encoding].empty() &&
+      sink->take(message[http::field::content_type], parser->content_length().value_or(0));
+  // (Not one co_await in each arm of ?:, which GCC 12 miscompiles.)
+  if (to_sink)
+    ec = co_await read_body_into(conn, *parser, options_.max_body, *sink, taken);
+  else
+    ec = co_await read_body(conn, *parser, options_.max_body);
   if (ec && ec != fetch_errc::body_too_large) co_return exchange_result{failure(ec), false, false};
 
   exchange_result exchanged;
@@ -413,9 +454,10 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
   response.location = message[http::field::location];
   response.content_type = message[http::field::content_type];
   response.retry_after = message[http::field::retry_after];
-  response.body_received = message.body().size();
+  response.body_received = to_sink ? taken : message.body().size();
+  response.body_taken = to_sink;
   if (!ec) conn.tcp().expires_never();
-  if (body_kept) {
+  if (body_kept && !to_sink) {
     auto decoded = decode_content(message[http::field::content_encoding], std::move(message.body()),
                                   options_.max_body);
     if (decoded.status == decode_status::too_large) ec = fetch_errc::body_too_large;

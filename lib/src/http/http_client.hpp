@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "corocrawl/options.hpp"
+#include "http/body_sink.hpp"
 #include "http/client_options.hpp"
 #include "http/connection_pool.hpp"
 #include "http/fetch_error.hpp"
@@ -60,6 +61,8 @@ struct http_response {
   /// Body bytes received as sent (before decoding); with body_too_large, those read before
   /// reading stopped (0 when the Content-Length alone was too large).
   std::uint64_t body_received = 0;
+  /// The body went to the request's body_sink as it came, and `body` is empty.
+  bool body_taken = false;
 };
 
 /// The connection cap for a crawl of `max_tasks` concurrent requests: never more than they
@@ -89,9 +92,10 @@ class http_client {
   /// descriptor when the process has run out, is not counted against the time limit.
   /// Cancellation (the caller's cancellation slot) aborts it. Throws std::runtime_error when
   /// no descriptor frees up for a whole time limit while no connection is open.
+  /// With `sink`, a body the sink takes (see body_sink) goes to it instead of the response.
   boost::asio::awaitable<result> get(const http_target& target,
                                      std::span<const http_header> headers,
-                                     fetch_mode mode = fetch_mode::get);
+                                     fetch_mode mode = fetch_mode::get, body_sink* sink = nullptr);
 
   /// Requests sent and connections opened (to servers or proxies) so far.
   std::uint64_t requests() const { return requests_; }
@@ -117,7 +121,7 @@ class http_client {
   boost::asio::awaitable<exchange_result> exchange(connection& conn, const http_target& target,
                                                    const proxy_endpoint* proxy,
                                                    std::span<const http_header> headers,
-                                                   fetch_mode mode);
+                                                   fetch_mode mode, body_sink* sink);
 
   boost::asio::any_io_executor executor_;
   http_client_options options_;

@@ -38,6 +38,15 @@ struct sniffed {
 /// legacy page that declares nothing.
 sniffed sniff_html(std::string_view bytes, std::string_view http_charset);
 
+/// How many of a page's first bytes sniff_html's <meta> prescan reads.
+inline constexpr std::size_t html_prescan_length = 1024;
+
+/// The encoding a page declares, as sniff_html finds it before it looks at the bytes
+/// themselves: its byte order mark, `http_charset`, or a <meta> in its first
+/// html_prescan_length bytes; nothing when none of them names one.
+std::optional<sniffed> declared_html_encoding(std::string_view bytes,
+                                              std::string_view http_charset);
+
 /// The encoding of a stylesheet's `bytes` by CSS Syntax 3.2 ("determine the fallback
 /// encoding"): a byte order mark; else `http_charset`; else an initial `@charset "LABEL";`
 /// (those exact bytes, within the first 1024; UTF-16 there means UTF-8); else

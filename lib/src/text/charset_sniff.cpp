@@ -205,14 +205,18 @@ class prescan {
   std::size_t position_ = 0;
 };
 
-constexpr std::size_t prescan_length = 1024;
-
 }  // namespace
 
-sniffed sniff_html(std::string_view bytes, std::string_view http_charset) {
+std::optional<sniffed> declared_html_encoding(std::string_view bytes,
+                                              std::string_view http_charset) {
   if (const auto bom = sniff_bom(bytes)) return *bom;
-  if (const auto transport = encoding_for_label(http_charset)) return {*transport};
-  if (const auto meta = prescan(bytes.substr(0, prescan_length)).run()) return {*meta};
+  if (const auto transport = encoding_for_label(http_charset)) return sniffed{*transport};
+  if (const auto meta = prescan(bytes.substr(0, html_prescan_length)).run()) return sniffed{*meta};
+  return std::nullopt;
+}
+
+sniffed sniff_html(std::string_view bytes, std::string_view http_charset) {
+  if (const auto declared = declared_html_encoding(bytes, http_charset)) return *declared;
   if (is_valid_utf8(bytes)) return {utf8_name};
   return {*encoding_for_label("windows-1252")};
 }
@@ -222,7 +226,7 @@ sniffed sniff_css(std::string_view bytes, std::string_view http_charset,
   if (const auto bom = sniff_bom(bytes)) return *bom;
   if (const auto transport = encoding_for_label(http_charset)) return {*transport};
   constexpr std::string_view at_charset = "@charset \"";
-  const std::string_view head = bytes.substr(0, prescan_length);
+  const std::string_view head = bytes.substr(0, html_prescan_length);
   if (head.starts_with(at_charset)) {
     const std::size_t end = head.find('"', at_charset.size());
     if (end != std::string_view::npos && end + 1 < head.size() && head[end + 1] == ';') {

@@ -1,0 +1,157 @@
+// Big pages (a body announced larger than 512 KiB) read as they arrive, never held whole
+// (page_in_pieces, html/links.hpp): the crawl finds in them what it finds in the same page
+// read whole, which a page without a Content-Length is (its body is kept as it comes).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "corocrawl/crawl.hpp"
+#include "crawl_helpers.hpp"
+#include "test_server.hpp"
+
+namespace corocrawl {
+namespace {
+
+using testing::test_server;
+
+// About 800 KB: links to missing pages and to fragments, ids, inline CSS, a script and a
+// comment with markup in them, non-ASCII text, and lines ending in LF, CR LF and CR.
+std::string big_page(const std::string& extra = {}) {
+  std::string page =
+      "<!DOCTYPE html><html><head><meta charset=utf-8><title>big</title>\r\n"
+      "<style>body { background: url(/missing-bg.png) }</style></head><body>\n";
+  for (int i = 0; i < 8000; ++i) {
+    const std::string n = std::to_string(i);
+    page += "<p id=\"p" + n +
+            "\">Stra\xC3\x9F"
+            "e " +
+            n + " <a class=\"x\" href=\"/missing-" + std::to_string(i % 500) +
+            "\">link</a> <a href=\"#p" + n + "\">here</a>";
+    page += i % 3 == 0 ? "\r\n" : i % 3 == 1 ? "\n" : "\r";
+    if (i % 1000 == 0) {
+      page +=
+          "<!-- <a href=\"/not-a-link\"> --><script>var s = \"</scr\" + \"ipt><a href=x>\";"
+          "</script><img src=\"/missing-img-" +
+          n + ".png\" style=\"background: url(/missing-style-" + n + ".png)\"><a href=\"#nowhere-" +
+          n + "\">gone</a>\n";
+    }
+  }
+  return page + extra + "<a href=\"/missing-last\">last</a></body></html>\n";
+}
+
+// The same page without a Content-Length: its body ends when the connection closes.
+testing::handler without_length(std::string body) {
+  return [body =
+              std::move(body)](const testing::request&) -> boost::asio::awaitable<testing::reply> {
+    co_return testing::raw_bytes{
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nConnection: close\r\n\r\n" +
+        body};
+  };
+}
+
+testing::handler with_length(std::string body, std::string content_type) {
+  return [body = std::move(body), content_type = std::move(content_type)](
+             const testing::request&) -> boost::asio::awaitable<testing::reply> {
+    co_return testing::response{200, content_type, body};
+  };
+}
+
+class PageInPiecesTest : public ::testing::Test {
+ protected:
+  crawl_result crawl(const std::function<void(crawl_options&)>& adjust = {}) {
+    auto options = testing::options_for({server_.url("/")});
+    if (adjust) adjust(options);
+    return run_crawl(options);
+  }
+
+  // Where `page` links to each broken URL (its own URL replaced by "PAGE" in those of
+  // missing fragments), as line:column element attribute.
+  std::vector<std::string> places_in(const crawl_result& result, const std::string& page) const {
+    const std::string url = server_.url(page);
+    std::vector<std::string> places;
+    for (const broken_link& broken : result.broken) {
+      std::string target = broken.url;
+      if (target.starts_with(url + "#")) target = "PAGE" + target.substr(url.size());
+      for (const link_source& source : broken.sources) {
+        if (source.page != url) continue;
+        places.push_back(target + " " + std::to_string(source.line) + ":" +
+                         std::to_string(source.column) + " " + source.element + " " +
+                         source.attribute);
+      }
+    }
+    std::ranges::sort(places);
+    return places;
+  }
+
+  test_server server_;
+};
+
+TEST_F(PageInPiecesTest, FindsWhatReadingThePageWholeFinds) {
+  const std::string page = big_page();
+  ASSERT_GT(page.size(), 600'000U);
+  server_.add_page("/", {"/in-pieces", "/whole"});
+  server_.add_handler("/in-pieces", with_length(page, "text/html; charset=utf-8"));
+  server_.add_handler("/whole", without_length(page));
+  const auto result = crawl();
+  const auto in_pieces = places_in(result, "/in-pieces");
+  EXPECT_EQ(in_pieces, places_in(result, "/whole"));
+  // 8,000 links to 500 missing pages, 8 images, their styles' URLs and missing fragments,
+  // the stylesheet's background and the last link.
+  EXPECT_EQ(in_pieces.size(), 8000U + 8 * 3 + 2);
+  EXPECT_EQ(server_.requests_for("/in-pieces"), 1U);
+  EXPECT_EQ(testing::record(result, server_.url("/in-pieces")).size, page.size());
+  EXPECT_EQ(testing::record(result, server_.url("/in-pieces")).encoding, "utf-8");
+}
+
+TEST_F(PageInPiecesTest, APageThatNeedsATreeIsFetchedAgainAndReadWhole) {
+  // In a <select>, the tree builder drops tags: its link tags alone cannot tell.
+  const std::string page = big_page("<select><option><a href=\"/in-select\">s</a></select>");
+  server_.add_page("/", {"/in-pieces", "/whole"});
+  server_.add_handler("/in-pieces", with_length(page, "text/html; charset=utf-8"));
+  server_.add_handler("/whole", without_length(page));
+  const auto result = crawl();
+  EXPECT_EQ(places_in(result, "/in-pieces"), places_in(result, "/whole"));
+  EXPECT_FALSE(places_in(result, "/in-pieces").empty());
+  EXPECT_EQ(server_.requests_for("/in-pieces"), 2U);
+  EXPECT_EQ(server_.requests_for("/whole"), 1U);
+}
+
+TEST_F(PageInPiecesTest, APageNotDeclaredUtf8IsKeptWhole) {
+  // windows-1252 by its Content-Type: 0xE9 is U+00E9, in a link's path too.
+  const std::string page = big_page("<a href=\"/caf\xE9\">caf\xE9</a>");
+  server_.add_page("/", {"/latin"});
+  server_.add_handler("/latin", with_length(page, "text/html; charset=windows-1252"));
+  const auto result = crawl();
+  EXPECT_TRUE(testing::find_record(result, server_.url("/caf%C3%A9")));
+  EXPECT_EQ(server_.requests_for("/latin"), 1U);
+  EXPECT_EQ(testing::record(result, server_.url("/latin")).encoding, "windows-1252");
+}
+
+TEST_F(PageInPiecesTest, ABodyCutAtMaxBodyIsReadUpToTheCut) {
+  // As a body kept whole is: cut at max_body, which a page of that length read whole shows.
+  constexpr std::size_t max_body = 700'000;
+  const std::string page = big_page();
+  server_.add_page("/", {"/in-pieces", "/first-part"});
+  server_.add_handler("/in-pieces", with_length(page, "text/html; charset=utf-8"));
+  server_.add_handler("/first-part", without_length(page.substr(0, max_body)));
+  const auto result = crawl([](crawl_options& options) { options.max_body = max_body; });
+  const auto in_pieces = places_in(result, "/in-pieces");
+  // A page cut short has its fragments unchecked (its ids past the cut are unknown), unlike
+  // the page that ends there.
+  auto first_part = places_in(result, "/first-part");
+  std::erase_if(first_part, [](const std::string& place) { return place.starts_with("PAGE#"); });
+  EXPECT_EQ(in_pieces, first_part);
+  EXPECT_GT(in_pieces.size(), 1000U);
+  EXPECT_LT(in_pieces.size(), 8000U);  // not the links past the cut
+  const auto record = testing::record(result, server_.url("/in-pieces"));
+  EXPECT_EQ(record.size, max_body);
+  EXPECT_EQ(record.error, "body too large");
+}
+
+}  // namespace
+}  // namespace corocrawl
