@@ -29,7 +29,7 @@ struct parse_job {
   std::optional<page_in_pieces> pieces;  // a page read as it came, instead of `body`
 
   page_links operator()() {
-    if (pieces) return pieces->finish(page_url, limits);
+    if (pieces) return pieces->finish(limits);
     if (stylesheet) return extract_css_links(body, page_url, charset);
     return extract_links_taking(std::move(body), page_url, limits, charset);
   }
@@ -205,7 +205,7 @@ bool crawler::page_sink::take(std::string_view content_type, std::uint64_t lengt
   if (length <= big_page) return false;
   const auto media = parse_content_type(content_type);
   if (!media || !is_html(media->type)) return false;
-  page.emplace(media->charset.value_or(""));
+  page.emplace(page_url, std::string(media->charset.value_or("")));
   return true;
 }
 

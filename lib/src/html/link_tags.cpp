@@ -98,6 +98,14 @@ class link_tag_reader {
     positions_.view(html);
   }
 
+  // The chunks complete so far; a <base> read from now on makes the reader give up.
+  std::vector<link_chunk> take_chunks() {
+    base_fixed_ = base_fixed_ || !tags_.chunks.empty();
+    return std::exchange(tags_.chunks, {});
+  }
+
+  link_tags& tags() { return tags_; }
+
   // The tags read.
   link_tags take() {
     if (!chunk_.markup.empty()) tags_.chunks.push_back(std::move(chunk_));
@@ -163,8 +171,9 @@ class link_tag_reader {
       form_open_ = true;
     }
     if (name == "base" && tags_.base.empty() && !tag.kept[kHref].empty()) {
-      // A table could move a later base first; one in a template is not the document's.
-      if (table_seen_ || template_seen_) return false;
+      // A table could move a later base first; one in a template is not the document's; and
+      // chunks read already were read against the page's URL.
+      if (table_seen_ || template_seen_ || base_fixed_) return false;
       tags_.base = "<base " + std::string(tag.kept[kHref]) + ">";
     }
     if (created) note(lt, tag, true);
@@ -385,7 +394,8 @@ class link_tag_reader {
   std::string_view html_;
   position_counter positions_;
   std::size_t pos_ = 0;
-  bool plaintext_ = false;  // a <plaintext> start tag was read
+  bool plaintext_ = false;   // a <plaintext> start tag was read
+  bool base_fixed_ = false;  // chunks were taken: a <base> now would change them
   link_tags tags_;
   link_chunk chunk_;
   std::vector<std::string> foreign_;  // the open elements of an SVG or MathML island
@@ -434,6 +444,14 @@ bool link_tag_stream::add(std::string_view piece) {
   reader_->view(held_);
   read_again_ = read == 0 ? 2 * held_.size() : 0;
   return true;
+}
+
+std::vector<link_chunk> link_tag_stream::take_chunks() {
+  return reader_->take_chunks();
+}
+
+link_tags& link_tag_stream::tags() {
+  return reader_->tags();
 }
 
 std::optional<link_tags> link_tag_stream::finish() {

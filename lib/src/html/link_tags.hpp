@@ -110,6 +110,13 @@ class link_tag_stream {
   std::optional<link_tags> finish();
   /// The bytes held, not read yet.
   std::size_t held() const { return held_.size(); }
+  /// The chunks of tags complete so far (link_tags::chunks: each of a bounded number of
+  /// tags), to be read before the page ends, with tags() for the anchors and styles their
+  /// elements decode. Once a chunk is taken, the page's <base> is fixed: one read later
+  /// (which would change how the chunks taken read) makes the stream give up.
+  std::vector<link_chunk> take_chunks();
+  /// The tags read so far: the page's <base>, and the anchors and styles, which go on growing.
+  link_tags& tags();
 
  private:
   std::unique_ptr<link_tag_reader> reader_;

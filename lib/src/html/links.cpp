@@ -134,35 +134,74 @@ page_links references_of_markup(std::string_view html, std::string_view markup,
   return page;
 }
 
-// Each chunk is parsed and freed in turn, so only one small tree is in memory at a time. A
-// chunk gumbo gives up on leaves the others to be read; a stop or the budget ends the reading.
-page_links references_of_tags(link_tags& tags, std::string_view page_url, std::string_view encoding,
-                              parse_watch& watch) {
-  page_links page;
-  std::string base(page_url);
-  if (!tags.base.empty()) {
-    page.outcome = parse(tags.base, watch, [&](const found_links& found) {
-      base = base_url(page_url, found.base_href);
-    });
-  }
-  reference_list list(std::move(base), encoding);
-  list.reserve(tags.count);
-  std::vector<found_reference> plain;
-  for (link_chunk& chunk : tags.chunks) {
-    if (page.outcome == parse_outcome::stopped || page.outcome == parse_outcome::over_budget) break;
+}  // namespace
+
+// The references of a page's link tags, chunk by chunk: each chunk is read (by gumbo where
+// its values need it) and freed in turn, so only one small tree is in memory at a time, and a
+// page read in pieces holds only the chunks not read yet. A chunk gumbo gives up on leaves the
+// others to be read; a stop or the budget ends the reading.
+class tag_references {
+ public:
+  // `base`: the page's <base> as markup, or empty.
+  tag_references(std::string_view base, std::string_view page_url, std::string_view encoding,
+                 const parse_limits& limits)
+      : watch_(limits), list_(base_of(base, page_url), encoding) {}
+
+  void reserve(std::size_t references) { list_.reserve(references); }
+  // What is read from now on is bounded by `limits`.
+  void limit(const parse_limits& limits) { watch_ = parse_watch(limits); }
+
+  // Reads `chunk` of `tags`, whose anchors and styles its elements decode, and frees it.
+  void add(link_chunk& chunk, link_tags& tags) {
+    if (ended()) return;
     if (chunk.plain) {  // what the chunk's tree would give, without one
       for (const tag_place& at : chunk.places) {
-        if (const auto ended = watch.poll()) {
-          page.outcome = *ended;
+        if (const auto ended = watch_.poll()) {
+          outcome_ = *ended;
           break;
         }
-        plain.clear();
-        plain_references(chunk, at, plain);
-        for (const found_reference& reference : plain)
-          list.add(reference, {at.element, at.line, at.column});
+        plain_.clear();
+        plain_references(chunk, at, plain_);
+        for (const found_reference& reference : plain_)
+          list_.add(reference, {at.element, at.line, at.column});
       }
-      continue;
+    } else {
+      read_tree(chunk, tags);
     }
+    std::string{}.swap(chunk.markup);
+    std::vector<tag_place>{}.swap(chunk.places);
+  }
+
+  // The page, with the anchors and styles of `tags`.
+  page_links finish(link_tags& tags) && {
+    page_links page;
+    page.outcome = outcome_;
+    std::move(list_).take_into(page);
+    for (auto& anchor : tags.anchors) {
+      if (anchor) page.anchors.push_back(std::move(*anchor));
+    }
+    for (auto& style : tags.styles) {
+      if (style) page.styles.push_back(std::move(*style));
+    }
+    return page;
+  }
+
+ private:
+  bool ended() const {
+    return outcome_ == parse_outcome::stopped || outcome_ == parse_outcome::over_budget;
+  }
+
+  std::string base_of(std::string_view base, std::string_view page_url) {
+    std::string resolved(page_url);
+    if (!base.empty()) {
+      outcome_ = parse(base, watch_, [&](const found_links& found) {
+        resolved = base_url(page_url, found.base_href);
+      });
+    }
+    return resolved;
+  }
+
+  void read_tree(link_chunk& chunk, link_tags& tags) {
     const auto place_of = [&](const GumboNode* node) -> const tag_place* {
       const std::size_t offset = node->v.element.start_pos.offset;
       const auto it =
@@ -170,14 +209,14 @@ page_links references_of_tags(link_tags& tags, std::string_view page_url, std::s
                            [](const tag_place& p, std::size_t o) { return p.offset < o; });
       return it != chunk.places.end() && it->offset == offset ? &*it : nullptr;
     };
-    const auto outcome = parse(chunk.markup, watch, [&](const found_links& found) {
+    const auto outcome = parse(chunk.markup, watch_, [&](const found_links& found) {
       for (const found_reference& reference : found.references) {
-        if (const auto ended = watch.poll()) {
-          page.outcome = *ended;
+        if (const auto ended = watch_.poll()) {
+          outcome_ = *ended;
           return;
         }
         if (const tag_place* at = place_of(reference.node))
-          list.add(reference, {at->element, at->line, at->column});
+          list_.add(reference, {at->element, at->line, at->column});
       }
       for (const found_anchor& anchor : found.anchors) {
         const tag_place* at = place_of(anchor.node);
@@ -192,30 +231,36 @@ page_links references_of_tags(link_tags& tags, std::string_view page_url, std::s
             inline_css{std::string(style.value), at->element, true, at->line, at->column};
       }
     });
-    if (outcome != parse_outcome::complete) page.outcome = outcome;
-    std::string{}.swap(chunk.markup);
-    std::vector<tag_place>{}.swap(chunk.places);
+    if (outcome != parse_outcome::complete) outcome_ = outcome;
   }
-  std::move(list).take_into(page);
-  for (auto& anchor : tags.anchors) {
-    if (anchor) page.anchors.push_back(std::move(*anchor));
-  }
-  for (auto& style : tags.styles) {
-    if (style) page.styles.push_back(std::move(*style));
-  }
-  return page;
+
+  parse_watch watch_;
+  parse_outcome outcome_ = parse_outcome::complete;
+  reference_list list_;
+  std::vector<found_reference> plain_;
+};
+
+namespace {
+
+page_links references_of_tags(link_tags& tags, std::string_view page_url, std::string_view encoding,
+                              const parse_limits& limits) {
+  tag_references references(tags.base, page_url, encoding, limits);
+  references.reserve(tags.count);
+  for (link_chunk& chunk : tags.chunks)
+    references.add(chunk, tags);
+  return std::move(references).finish(tags);
 }
 
 page_links parse_links(std::string_view html, std::string_view page_url, markup_reading reading,
                        std::string_view encoding, std::string* owned, const parse_limits& limits) {
   if (html.empty()) return {};
-  parse_watch watch(limits);
   if (reading == markup_reading::compact) {
     if (std::optional<link_tags> tags = read_link_tags(html)) {
       if (owned != nullptr) std::string{}.swap(*owned);
-      return references_of_tags(*tags, page_url, encoding, watch);
+      return references_of_tags(*tags, page_url, encoding, limits);
     }
   }
+  parse_watch watch(limits);
   // The page stays: the places of what the tree holds are counted in it.
   std::string limited;
   offset_map map;
@@ -263,37 +308,46 @@ std::vector<std::string> extract_links(std::string_view html, std::string_view p
   return urls;
 }
 
-page_in_pieces::page_in_pieces(std::string http_charset) : http_charset_(std::move(http_charset)) {}
+page_in_pieces::page_in_pieces(std::string page_url, std::string http_charset)
+    : page_url_(std::move(page_url)), http_charset_(std::move(http_charset)) {}
 page_in_pieces::~page_in_pieces() = default;
 page_in_pieces::page_in_pieces(page_in_pieces&&) noexcept = default;
 page_in_pieces& page_in_pieces::operator=(page_in_pieces&&) noexcept = default;
 
 void page_in_pieces::add(std::string_view piece) {
-  if (decided_) {
-    if (tags_)
-      tags_->add(piece);  // once it gives up, finish() says so
-    else
-      start_.append(piece);
+  if (!decided_) {
+    start_.append(piece);
+    if (start_.size() < charset::html_prescan_length) return;
+    // The encoding it declares is the one the whole page is read in: read in pieces a page
+    // declared UTF-8, whose bytes are read as they are. Any other, or none (then only all its
+    // bytes say), is kept whole.
+    decided_ = true;
+    const auto declared = charset::declared_html_encoding(start_, http_charset_);
+    if (!declared || !charset::is_utf8(declared->encoding)) return;
+    encoding_ = declared->encoding;
+    tags_ = std::make_unique<link_tag_stream>();
+    piece = std::string_view(start_).substr(declared->bom_length);
+  } else if (!tags_) {
+    start_.append(piece);
     return;
   }
-  start_.append(piece);
-  if (start_.size() < charset::html_prescan_length) return;
-  // The encoding it declares is the one the whole page is read in: read in pieces a page
-  // declared UTF-8, whose bytes are read as they are. Any other, or none (then only all its
-  // bytes say), is kept whole.
-  decided_ = true;
-  const auto declared = charset::declared_html_encoding(start_, http_charset_);
-  if (!declared || !charset::is_utf8(declared->encoding)) return;
-  encoding_ = declared->encoding;
-  tags_ = std::make_unique<link_tag_stream>();
-  tags_->add(std::string_view(start_).substr(declared->bom_length));
-  std::string{}.swap(start_);
+  if (tags_->add(piece)) {  // once it gives up, finish() says so
+    std::vector<link_chunk> chunks = tags_->take_chunks();
+    if (!chunks.empty() && !references_) {
+      install_abort_guard_once();
+      references_ = std::make_unique<tag_references>(tags_->tags().base, page_url_, encoding_,
+                                                     parse_limits{});
+    }
+    for (link_chunk& chunk : chunks)
+      references_->add(chunk, tags_->tags());
+  }
+  if (!start_.empty()) std::string{}.swap(start_);
 }
 
-page_links page_in_pieces::finish(std::string_view page_url, const parse_limits& limits) {
+page_links page_in_pieces::finish(const parse_limits& limits) {
   if (!tags_) {
     std::string page = std::move(start_);
-    return read_page(page, page_url, markup_reading::compact, http_charset_, &page, limits);
+    return read_page(page, page_url_, markup_reading::compact, http_charset_, &page, limits);
   }
   std::optional<link_tags> tags = tags_->finish();
   tags_.reset();
@@ -303,9 +357,15 @@ page_links page_in_pieces::finish(std::string_view page_url, const parse_limits&
     return none;
   }
   install_abort_guard_once();
-  parse_watch watch(limits);
-  page_links page = references_of_tags(*tags, page_url, encoding_, watch);
-  if (page.base.empty()) page.base = page_url;
+  if (references_)
+    references_->limit(limits);
+  else
+    references_ = std::make_unique<tag_references>(tags->base, page_url_, encoding_, limits);
+  for (link_chunk& chunk : tags->chunks)
+    references_->add(chunk, *tags);
+  page_links page = std::move(*references_).finish(*tags);
+  references_.reset();
+  if (page.base.empty()) page.base = page_url_;
   page.encoding = encoding_;
   add_inline_css_references(page, page.base);
   return page;

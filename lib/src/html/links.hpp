@@ -124,15 +124,17 @@ page_links extract_links_taking(std::string&& html, std::string_view page_url,
                                 std::string_view http_charset = {});
 
 class link_tag_stream;
+class tag_references;
 
 /// A page read as its body arrives, for a body too big to be held whole as well as read. A
 /// page that is UTF-8 by its BOM, by `http_charset` (its Content-Type's) or by a <meta>
 /// charset in its first 1024 bytes has its link tags read from each piece (link_tag_stream,
-/// html/link_tags.hpp), holding only what is not read yet; any other page is kept whole, to be
-/// read as extract_links_taking reads it.
+/// html/link_tags.hpp), and the references of each chunk of 1,024 tags taken in as it
+/// completes, holding only what is not read yet and the references found; any other page is
+/// kept whole, to be read as extract_links_taking reads it.
 class page_in_pieces {
  public:
-  explicit page_in_pieces(std::string http_charset);
+  page_in_pieces(std::string page_url, std::string http_charset);
   ~page_in_pieces();
   page_in_pieces(page_in_pieces&&) noexcept;
   page_in_pieces& operator=(page_in_pieces&&) noexcept;
@@ -142,17 +144,21 @@ class page_in_pieces {
   /// What extract_links_taking would find in the page, whose last bytes were added; or, when
   /// its link tags alone could not say (the page needs a tree, which only the whole page
   /// gives), nothing and the outcome needs_whole_page: then it must be read whole. Call once.
-  page_links finish(std::string_view page_url, const parse_limits& limits = {});
+  /// `limits` bound what is read then; what add() read had the default ones (parse_limits).
+  page_links finish(const parse_limits& limits = {});
   /// The bytes held: what is not read yet, or the page kept whole.
   std::size_t held() const;
 
  private:
+  std::string page_url_;
   std::string http_charset_;
   // The first bytes, until the page's encoding is known; then the page, when it is kept whole.
   std::string start_;
   bool decided_ = false;
   std::string_view encoding_;              // when the page is read in pieces: UTF-8's name
   std::unique_ptr<link_tag_stream> tags_;  // when the page is read in pieces
+  // The references of the chunks read so far, from the first chunk complete on.
+  std::unique_ptr<tag_references> references_;
 };
 
 /// Makes the assert guard SIGABRT's action, unless it is already: the action in place is kept as
