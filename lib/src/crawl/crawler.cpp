@@ -155,10 +155,13 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   }
   std::optional<page_links> read_in_pieces;
   if (!stopping_ && fetched.response.body_taken) {
-    read_in_pieces = co_await parse(std::move(*sink.page), std::string(url));
+    // (The operation is made outside the co_await's full expression, as in parse().)
+    const std::string page_url(url);
+    auto reading = parse(std::move(*sink.page), page_url);
+    read_in_pieces = co_await std::move(reading);
     if (!stopping_ && read_in_pieces->outcome == parse_outcome::needs_whole_page) {
-      // Its link tags alone could not say what it references: it is read whole, as any page
-      // under big_page is.
+      // Its link tags alone could not say what it references: fetched again, it is kept and
+      // read whole, as a page without a Content-Length is.
       spdlog::debug("{}: read in pieces, it needs a tree: fetching it again to read it whole", url);
       read_in_pieces.reset();
       fetched = co_await fetcher_.get(target, headers, mode, nullptr);
