@@ -128,6 +128,8 @@ std::vector<hostile_case> http_cases() {
   const std::string not_found = response("404 Not Found", {html}, "gone");
   const std::string early_hints = "HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n\r\n";
   const std::string body(100, 'x');
+  const std::string big_comment =
+      "<meta charset=utf-8><a href=/x><!--" + std::string(600'000, '-') + "<a href=/no>";
   const std::string gz = gzip("<p>hello</p>");
 
   std::vector<hostile_case> all = {
@@ -212,6 +214,20 @@ std::vector<hostile_case> http_cases() {
        true},
       {"length_longer_than_body_then_close", send_then(ok_head(500) + body, step::close()),
        truncated},
+      // A big page is read as it comes (page_in_pieces): a comment that never ends is held
+      // until the body does, and a body cut short fails as any other.
+      {"big_page_in_one_comment",
+       send(ok_head(big_comment.size()) + big_comment),
+       ok(big_comment.size()),
+       true,
+       false,
+       {},
+       [](const crawl_result& result, const hostile_server& server) {
+         EXPECT_TRUE(find_record(result, server.url("/x")));  // before the comment
+         EXPECT_FALSE(find_record(result, server.url("/no")));
+       }},
+      {"big_page_cut_short",
+       send_then(ok_head(big_comment.size() + 1000) + big_comment, step::close()), truncated},
 
       // Bad chunking.
       {"chunk_size_not_hex", send(chunked_head() + "zz\r\nhello\r\n0\r\n\r\n"),
