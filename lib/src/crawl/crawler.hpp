@@ -155,10 +155,11 @@ class crawler {
   /// (page_in_pieces) rather than held whole: bodies announced larger than big_page.
   class page_sink final : public body_sink {
    public:
+    // `url` (the store's text) outlives the sink.
     explicit page_sink(std::string_view url) : page_url(url) {}
     bool take(std::string_view content_type, std::uint64_t length) override;
     void add(std::string_view bytes) override { page->add(bytes); }
-    std::string page_url;
+    std::string_view page_url;
     std::optional<page_in_pieces> page;  // once taken
   };
   /// Takes in a link of page `page` (`depth` hops from a root): the id of the URL it

@@ -205,7 +205,7 @@ bool crawler::page_sink::take(std::string_view content_type, std::uint64_t lengt
   if (length <= big_page) return false;
   const auto media = parse_content_type(content_type);
   if (!media || !is_html(media->type)) return false;
-  page.emplace(page_url, std::string(media->charset.value_or("")));
+  page.emplace(std::string(page_url), std::string(media->charset.value_or("")));
   return true;
 }
 
