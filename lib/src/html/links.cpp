@@ -269,6 +269,15 @@ page_links parse_links(std::string_view html, std::string_view page_url, markup_
   return references_of_markup(html, markup, map, page_url, encoding, watch);
 }
 
+// `page`, whose references are read, with its base (the page's URL unless a <base> gave
+// one), its encoding and the references of its inline CSS.
+page_links completed(page_links page, std::string_view page_url, std::string_view encoding) {
+  if (page.base.empty()) page.base = page_url;
+  page.encoding = encoding;
+  add_inline_css_references(page, page.base);
+  return page;
+}
+
 // Decodes the page (`owned`, when it may be freed early, holds it) as HTML's encoding
 // sniffing says, reads it, and adds the references of its inline CSS.
 page_links read_page(std::string_view bytes, std::string_view page_url, markup_reading reading,
@@ -284,11 +293,8 @@ page_links read_page(std::string_view bytes, std::string_view page_url, markup_r
     owned = &*decoded;
     bytes = *decoded;
   }
-  page_links page = parse_links(bytes, page_url, reading, sniffed.encoding, owned, limits);
-  if (page.base.empty()) page.base = page_url;
-  page.encoding = sniffed.encoding;
-  add_inline_css_references(page, page.base);
-  return page;
+  return completed(parse_links(bytes, page_url, reading, sniffed.encoding, owned, limits), page_url,
+                   sniffed.encoding);
 }
 
 }  // namespace
@@ -363,12 +369,7 @@ page_links page_in_pieces::finish(const parse_limits& limits) {
     references_ = std::make_unique<tag_references>(tags->base, page_url_, encoding_, limits);
   for (link_chunk& chunk : tags->chunks)
     references_->add(chunk, *tags);
-  page_links page = std::move(*references_).finish(*tags);
-  references_.reset();
-  if (page.base.empty()) page.base = page_url_;
-  page.encoding = encoding_;
-  add_inline_css_references(page, page.base);
-  return page;
+  return completed(std::move(*references_).finish(*tags), page_url_, encoding_);
 }
 
 std::size_t page_in_pieces::held() const {
