@@ -151,6 +151,9 @@ class crawler {
                                            std::string charset, bool stylesheet);
   /// The references of a page read as its body came (page_in_pieces::finish), on the pool.
   boost::asio::awaitable<page_links> parse(page_in_pieces page, const std::string& page_url);
+  struct parse_job;
+  /// Runs `job` on the pool as its weight allows; a stop of the crawl ends it.
+  boost::asio::awaitable<page_links> run_parse(parse_job job);
   /// Takes the body of a big HTML page of the site as it arrives, to be read in pieces
   /// (page_in_pieces) rather than held whole: bodies announced larger than big_page.
   class page_sink final : public body_sink {

@@ -17,10 +17,8 @@ namespace corocrawl {
 
 namespace asio = boost::asio;
 
-namespace {
-
 // A page or stylesheet and how to read it, run on a parse thread.
-struct parse_job {
+struct crawler::parse_job {
   std::string body;
   std::string page_url;
   std::string charset;
@@ -33,9 +31,16 @@ struct parse_job {
     if (stylesheet) return extract_css_links(body, page_url, charset);
     return extract_links_taking(std::move(body), page_url, limits, charset);
   }
-};
 
-}  // namespace
+  // How the pool may run it, by what it holds. A page read in pieces holds little but what
+  // is left of its tags, and is not one for the event loop's thread; one kept whole is
+  // parsed whole, as a big body is.
+  job_weight weight() const {
+    const std::size_t held = pieces ? pieces->held() : body.size();
+    if (held > big_page) return job_weight::heavy;
+    return pieces || held > light_page ? job_weight::normal : job_weight::light;
+  }
+};
 
 void crawler::follow_redirect(const work_item& item, const http_response& response,
                               fetch_record& record) {
@@ -173,32 +178,26 @@ std::optional<crawler::url_id> crawler::take_link(const page_link& link, url_id 
                  {.external = true, .resource = resource});
 }
 
+asio::awaitable<page_links> crawler::parse(std::string body, const std::string& page_url,
+                                           std::string charset, bool stylesheet) {
+  return run_parse({std::move(body), page_url, std::move(charset), stylesheet, {}, {}});
+}
+
+asio::awaitable<page_links> crawler::parse(page_in_pieces page, const std::string& page_url) {
+  return run_parse({{}, page_url, {}, false, {}, std::move(page)});
+}
+
 // Parsed on the pool; this resumes on the crawl's thread, where the seen-set lives. The parse
 // is not cancelled with the worker: halt() makes it end at once instead. (The operation is
 // made outside the co_await's full expression: GCC 12 destroys some of its temporaries twice.)
-asio::awaitable<page_links> crawler::parse(std::string body, const std::string& page_url,
-                                           std::string charset, bool stylesheet) {
-  const job_weight weight = body.size() > big_page     ? job_weight::heavy
-                            : body.size() > light_page ? job_weight::normal
-                                                       : job_weight::light;
-  parse_job job{
-      std::move(body), page_url, std::move(charset), stylesheet, {.stop = parse_stop_.get_token()}};
+asio::awaitable<page_links> crawler::run_parse(parse_job job) {
+  job.limits.stop = parse_stop_.get_token();
+  const job_weight weight = job.weight();
   ++parsing_;
   auto parsed = parse_pool_.async_run(std::move(job), weight, asio::use_awaitable);
   page_links page = co_await std::move(parsed);
   --parsing_;
   co_return page;
-}
-
-asio::awaitable<page_links> crawler::parse(page_in_pieces page, const std::string& page_url) {
-  // A page kept whole (not declared UTF-8) is parsed whole, as a big body is.
-  const job_weight weight = page.held() > big_page ? job_weight::heavy : job_weight::normal;
-  parse_job job{{}, page_url, {}, false, {.stop = parse_stop_.get_token()}, std::move(page)};
-  ++parsing_;
-  auto parsed = parse_pool_.async_run(std::move(job), weight, asio::use_awaitable);
-  page_links read = co_await std::move(parsed);
-  --parsing_;
-  co_return read;
 }
 
 bool crawler::page_sink::take(std::string_view content_type, std::uint64_t length) {
