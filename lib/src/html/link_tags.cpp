@@ -424,12 +424,13 @@ bool link_tag_stream::add(std::string_view piece) {
   // A "<frameset" anywhere makes read_link_tags give nothing: it is looked for in the piece,
   // and across its start, with the last bytes of the pieces before (which may be read and
   // dropped already).
-  constexpr std::size_t kFrameset = 9;  // "<frameset"
+  constexpr std::size_t kSplit = 8;  // "<frameset" less its last letter
   std::string across = last_bytes_;
-  across.append(piece.substr(0, kFrameset - 1));
+  across.append(piece.substr(0, kSplit));
   gave_up_ = mentions_frameset(across) || mentions_frameset(piece);
-  last_bytes_ = across.substr(across.size() - std::min(across.size(), kFrameset - 1));
-  if (piece.size() >= kFrameset - 1) last_bytes_ = piece.substr(piece.size() - (kFrameset - 1));
+  // The last bytes of all added: of the piece, or of `across` when it holds the whole piece.
+  const std::string_view added = piece.size() >= kSplit ? piece : std::string_view(across);
+  last_bytes_ = added.substr(added.size() - std::min(added.size(), kSplit));
   held_.append(piece);
   if (gave_up_ || held_.size() < read_again_) return !gave_up_;
   reader_->view(held_);
