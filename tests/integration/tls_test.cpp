@@ -2,8 +2,10 @@
 #include <gtest/gtest.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <boost/json.hpp>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
@@ -177,6 +179,48 @@ TEST_F(TlsTest, ProgramLoadsOpenSslForItsFirstHttpsUrlOnly) {
   EXPECT_FALSE(maps_openssl_while_waiting_on(plain));
   test_server secure{ca_.issue({"127.0.0.1"})};
   EXPECT_TRUE(maps_openssl_while_waiting_on(secure));
+}
+
+// The file this process has libssl mapped from (the test links it), or empty.
+std::string libssl_file() {
+  std::istringstream maps(mapped_files(::getpid()));
+  for (std::string line; std::getline(maps, line);) {
+    const std::size_t path = line.find('/');
+    if (path != std::string::npos && line.find("/libssl.so") != std::string::npos)
+      return line.substr(path);
+  }
+  return {};
+}
+
+TEST_F(TlsTest, WithoutLibsslAnHttpsUrlFailsAndTheCrawlGoesOn) {
+  // In a mount namespace of its own (root only), the program sees /dev/null where libssl is.
+  // (robots.txt is not asked for: its origin's URLs would be left unchecked, for the same
+  // reason.)
+  const std::string libssl = libssl_file();
+  ASSERT_FALSE(libssl.empty());
+  if (testing::run_process({"/usr/bin/unshare", "-m", "true"}).exit_code != 0)
+    GTEST_SKIP() << "unshare -m is not allowed here";
+  test_server secure{ca_.issue({"127.0.0.1"})};
+  secure.add_page("/");
+  test_server plain;
+  plain.add_page("/", {"/ok", secure.url("/")});
+  plain.add_page("/ok");
+  const auto result = testing::run_process(
+      {"/usr/bin/unshare", "-m", "sh", "-c", "mount --bind /dev/null \"$0\" && exec \"$@\"", libssl,
+       COROCRAWL_BINARY, "-q", "--ignore-robots", "--json", "-", plain.url("/")});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  const auto summary = boost::json::parse(result.out).as_object();
+  std::string https_error;
+  int ok = 0;
+  for (const auto& record : summary.at("urls").as_array()) {
+    const auto& fields = record.as_object();
+    if (fields.at("url") == boost::json::string(secure.url("/")) && fields.at("error").is_string())
+      https_error = std::string(fields.at("error").as_string());
+    if (fields.at("status") == 200) ++ok;
+  }
+  EXPECT_EQ(ok, 2);  // the plain pages
+  EXPECT_TRUE(https_error.starts_with("cannot load libssl.so.")) << https_error << result.out;
+  EXPECT_EQ(secure.connections(), 1U);  // reached, but no handshake could follow
 }
 
 TEST(OpensslLoader, FindsTheFunctionsOfTheLibraryTheHeadersDescribe) {
