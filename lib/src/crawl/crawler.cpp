@@ -155,9 +155,8 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   }
   std::optional<page_links> read_in_pieces;
   if (!stopping_ && fetched.response.body_taken) {
-    // (The operation is made outside the co_await's full expression, as in parse().)
-    const std::string page_url(url);
-    auto reading = parse(std::move(*sink.page), page_url);
+    // (The operation is made outside the co_await's full expression, as in run_parse().)
+    auto reading = parse(std::move(*sink.page));
     read_in_pieces = co_await std::move(reading);
     if (!stopping_ && read_in_pieces->outcome == parse_outcome::needs_whole_page) {
       // Its link tags alone could not say what it references: fetched again, it is kept and

@@ -150,7 +150,7 @@ class crawler {
   boost::asio::awaitable<page_links> parse(std::string body, const std::string& page_url,
                                            std::string charset, bool stylesheet);
   /// The references of a page read as its body came (page_in_pieces::finish), on the pool.
-  boost::asio::awaitable<page_links> parse(page_in_pieces page, const std::string& page_url);
+  boost::asio::awaitable<page_links> parse(page_in_pieces page);
   struct parse_job;
   /// Runs `job` on the pool as its weight allows; a stop of the crawl ends it.
   boost::asio::awaitable<page_links> run_parse(parse_job job);

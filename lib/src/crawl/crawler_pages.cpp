@@ -20,7 +20,7 @@ namespace asio = boost::asio;
 // A page or stylesheet and how to read it, run on a parse thread.
 struct crawler::parse_job {
   std::string body;
-  std::string page_url;
+  std::string page_url;  // of `body` (a page read in pieces knows its own)
   std::string charset;
   bool stylesheet = false;
   parse_limits limits;
@@ -183,8 +183,8 @@ asio::awaitable<page_links> crawler::parse(std::string body, const std::string& 
   return run_parse({std::move(body), page_url, std::move(charset), stylesheet, {}, {}});
 }
 
-asio::awaitable<page_links> crawler::parse(page_in_pieces page, const std::string& page_url) {
-  return run_parse({{}, page_url, {}, false, {}, std::move(page)});
+asio::awaitable<page_links> crawler::parse(page_in_pieces page) {
+  return run_parse({{}, {}, {}, false, {}, std::move(page)});
 }
 
 // Parsed on the pool; this resumes on the crawl's thread, where the seen-set lives. The parse
