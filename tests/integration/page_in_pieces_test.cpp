@@ -121,6 +121,19 @@ TEST_F(PageInPiecesTest, APageThatNeedsATreeIsFetchedAgainAndReadWhole) {
   EXPECT_EQ(server_.requests_for("/whole"), 1U);
 }
 
+TEST_F(PageInPiecesTest, APageThatNeedsATreeFromItsStartIsReadWholeOnce) {
+  // A <select> in the header: the reading in pieces gives up at once, with every byte kept.
+  std::string page = big_page();
+  page.insert(page.find("</head>"), "<select><option>3.12</option></select>");
+  server_.add_page("/", {"/in-pieces", "/whole"});
+  server_.add_handler("/in-pieces", with_length(page, "text/html; charset=utf-8"));
+  server_.add_handler("/whole", without_length(page));
+  const auto result = crawl();
+  EXPECT_EQ(places_in(result, "/in-pieces"), places_in(result, "/whole"));
+  EXPECT_FALSE(places_in(result, "/in-pieces").empty());
+  EXPECT_EQ(server_.requests_for("/in-pieces"), 1U);
+}
+
 TEST_F(PageInPiecesTest, APageNotDeclaredUtf8IsKeptWhole) {
   // windows-1252 by its Content-Type: 0xE9 is U+00E9, in a link's path too.
   const std::string page = big_page("<a href=\"/caf\xE9\">caf\xE9</a>");

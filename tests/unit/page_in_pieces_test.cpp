@@ -98,6 +98,26 @@ TEST(PageInPieces, ABaseAfterTheFirstChunkNeedsTheWholePage) {
   expect_same(small.finish(), extract_links_taking(std::string(early), kPage), early);
 }
 
+TEST(PageInPieces, APageThatNeedsATreeBeforeItsFirstChunkIsReadWholeFromWhatItKept) {
+  std::mt19937 random(11);
+  const std::string plain = page_of(random, 5000);
+  std::string html = plain;
+  html.insert(html.find("</head>"), "<select><option>version</select>");  // then a tree
+  page_in_pieces page(std::string(kPage), "utf-8");
+  for (std::size_t at = 0; at < html.size(); at += 4096)
+    page.add(std::string_view(html).substr(at, 4096));
+  EXPECT_EQ(page.held(), html.size());
+  expect_same(page.finish(), extract_links_taking(std::string(html), kPage, {}, "utf-8"), html);
+  // Past its first chunk, or its first MiB, it is no longer kept: it must be fetched again.
+  std::string late_html = plain;
+  late_html.insert(late_html.size() - 7, "<select></select>");
+  page_in_pieces late(std::string(kPage), "utf-8");
+  for (std::size_t at = 0; at < late_html.size(); at += 4096)
+    late.add(std::string_view(late_html).substr(at, 4096));
+  EXPECT_LT(late.held(), 4096U);
+  EXPECT_EQ(late.finish().outcome, parse_outcome::needs_whole_page);
+}
+
 TEST(PageInPieces, APageNotDeclaredUtf8IsKeptWholeAndReadAsItIs) {
   // No charset anywhere: only all its bytes could say (here windows-1252, for the 0xE9).
   const std::string html = std::string(3000, ' ') + "<a href=\"caf\xE9\">x</a>";

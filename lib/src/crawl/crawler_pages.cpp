@@ -33,8 +33,8 @@ struct crawler::parse_job {
   }
 
   // How the pool may run it, by what it holds. A page read in pieces holds little but what
-  // is left of its tags, and is not one for the event loop's thread; one kept whole is
-  // parsed whole, as a big body is.
+  // is left of its tags (and its first bytes while they are kept), and is not one for the
+  // event loop's thread; one kept whole is parsed whole, as a big body is.
   job_weight weight() const {
     const std::size_t held = pieces ? pieces->held() : body.size();
     if (held > big_page) return job_weight::heavy;

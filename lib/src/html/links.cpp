@@ -321,9 +321,9 @@ page_in_pieces::page_in_pieces(page_in_pieces&&) noexcept = default;
 page_in_pieces& page_in_pieces::operator=(page_in_pieces&&) noexcept = default;
 
 void page_in_pieces::add(std::string_view piece) {
-  if (!decided_) {
+  if (!tags_) {  // its encoding not known yet, or the page kept whole
     start_.append(piece);
-    if (start_.size() < charset::html_prescan_length) return;
+    if (decided_ || start_.size() < charset::html_prescan_length) return;
     // The encoding it declares is the one the whole page is read in: read in pieces a page
     // declared UTF-8, whose bytes are read as they are. Any other, or none (then only all its
     // bytes say), is kept whole.
@@ -333,30 +333,36 @@ void page_in_pieces::add(std::string_view piece) {
     encoding_ = declared->encoding;
     tags_ = std::make_unique<link_tag_stream>();
     piece = std::string_view(start_).substr(declared->bom_length);
-  } else if (!tags_) {
+  } else if (!start_.empty()) {
     start_.append(piece);
+  }
+  if (!tags_->add(piece)) {
+    // Given up: a page whose bytes are all kept still is kept whole from now on (the stream
+    // and its tags go), and read whole by finish().
+    if (!start_.empty()) tags_.reset();
     return;
   }
-  if (tags_->add(piece)) {  // once it gives up, finish() says so
-    std::vector<link_chunk> chunks = tags_->take_chunks();
-    if (!chunks.empty() && !references_) {
-      install_abort_guard_once();
-      references_ = std::make_unique<tag_references>(tags_->tags().base, page_url_, encoding_,
-                                                     parse_limits{});
-    }
-    for (link_chunk& chunk : chunks)
-      references_->add(chunk, tags_->tags());
+  std::vector<link_chunk> chunks = tags_->take_chunks();
+  if (!chunks.empty() && !references_) {
+    install_abort_guard_once();
+    references_ =
+        std::make_unique<tag_references>(tags_->tags().base, page_url_, encoding_, parse_limits{});
   }
-  if (!start_.empty()) std::string{}.swap(start_);
+  for (link_chunk& chunk : chunks)
+    references_->add(chunk, tags_->tags());
+  // The bytes are kept too until a chunk is read (most pages that give up do so before), or
+  // while they are few: a page that gives up then is read whole, not fetched again.
+  constexpr std::size_t kKeptAtMost = 1024 * 1024;
+  if (!start_.empty() && (references_ || start_.size() > kKeptAtMost)) std::string{}.swap(start_);
 }
 
 page_links page_in_pieces::finish(const parse_limits& limits) {
-  if (!tags_) {
+  std::optional<link_tags> tags = tags_ ? tags_->finish() : std::nullopt;
+  tags_.reset();
+  if (!tags && !start_.empty()) {  // kept whole, or given up while every byte was kept
     std::string page = std::move(start_);
     return read_page(page, page_url_, markup_reading::compact, http_charset_, &page, limits);
   }
-  std::optional<link_tags> tags = tags_->finish();
-  tags_.reset();
   if (!tags) {
     page_links none;
     none.outcome = parse_outcome::needs_whole_page;
@@ -373,7 +379,7 @@ page_links page_in_pieces::finish(const parse_limits& limits) {
 }
 
 std::size_t page_in_pieces::held() const {
-  return tags_ ? tags_->held() : start_.size();
+  return start_.size() + (tags_ ? tags_->held() : 0);
 }
 
 link_index::link_index(page_links& page, std::pmr::memory_resource* memory)

@@ -131,7 +131,9 @@ class tag_references;
 /// charset in its first 1024 bytes has its link tags read from each piece (link_tag_stream,
 /// html/link_tags.hpp), and the references of each chunk of 1,024 tags taken in as it
 /// completes, holding only what is not read yet and the references found; any other page is
-/// kept whole, to be read as extract_links_taking reads it.
+/// kept whole, to be read as extract_links_taking reads it. Until its first chunk is read, or
+/// its first MiB, the page's bytes are kept too: a page that turns out to need a tree before
+/// then (a <select> in its header, say) is read whole from them.
 class page_in_pieces {
  public:
   page_in_pieces(std::string page_url, std::string http_charset);
@@ -146,13 +148,14 @@ class page_in_pieces {
   /// gives), nothing and the outcome needs_whole_page: then it must be read whole. Call once.
   /// `limits` bound what is read then; what add() read had the default ones (parse_limits).
   page_links finish(const parse_limits& limits = {});
-  /// The bytes held: what is not read yet, or the page kept whole.
+  /// The bytes held: what is not read yet, and the page's bytes while they are kept.
   std::size_t held() const;
 
  private:
   std::string page_url_;
   std::string http_charset_;
-  // The first bytes, until the page's encoding is known; then the page, when it is kept whole.
+  // The page's bytes: until its encoding is known, while it is kept whole, and while it is
+  // read in pieces until its first chunk is read (or a MiB of it); then nothing.
   std::string start_;
   bool decided_ = false;
   std::string_view encoding_;              // when the page is read in pieces: UTF-8's name
