@@ -111,6 +111,7 @@ void check_page(const corocrawl::page_links& page, std::string_view html) {
   for (const corocrawl::page_reference& reference : page.references) {
     check(reference.link < page.links.size(), "reference to no link", html);
     check(reference.line >= 1 && reference.column >= 1, "reference without a place", html);
+    check(reference.tag < page.tags.size(), "reference to no tag", html);
     if (reference.link < page.links.size()) referenced[reference.link] = true;
   }
   check(std::find(referenced.begin(), referenced.end(), false) == referenced.end(),
@@ -147,10 +148,10 @@ flat_page flat(const corocrawl::page_links& page) {
     out.links.emplace_back(link.url, static_cast<int>(link.kind));
   for (const corocrawl::page_reference& r : page.references) {
     if (r.link >= page.links.size()) continue;
-    out.references.emplace_back(page.links[r.link].url, static_cast<int>(page.links[r.link].kind),
-                                std::string(r.element), std::string(r.attribute),
-                                r.fragment ? std::optional<std::string>(*r.fragment) : std::nullopt,
-                                r.line, r.column);
+    out.references.emplace_back(
+        page.links[r.link].url, static_cast<int>(page.links[r.link].kind),
+        std::string(page.tags[r.tag].element), std::string(page.tags[r.tag].attribute),
+        r.fragment ? std::optional<std::string>(*r.fragment) : std::nullopt, r.line, r.column);
   }
   out.anchors = page.anchors;
   for (const corocrawl::inline_css& css : page.styles)

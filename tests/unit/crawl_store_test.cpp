@@ -144,9 +144,9 @@ TEST(CrawlStore, ProblemsListMissingFragmentsAmongTheBrokenUrlsByUrl) {
   store->note_fragment(doc, "gone", from_root);  // waits for the page
   store->finish(doc, {.status = 200}, verdict::ok, std::vector<std::string>{"here"});
   store->note_fragment(doc, "here", from_root);
-  store->note_fragment(doc, "also-gone", {.page = root, .line = 9, .column = 2});
-  store->note_fragment(doc, "gone", {.page = root, .line = 1});  // one link, two places
-  store->note_fragment(root, "nowhere", {.page = root, .line = 5});
+  store->note_fragment(doc, "also-gone", source_at{.page = root, .line = 9, .column = 2});
+  store->note_fragment(doc, "gone", source_at{.page = root, .line = 1});  // one link, two places
+  store->note_fragment(root, "nowhere", source_at{.page = root, .line = 5});
   store->finish(slow, {.status = 200}, verdict::warning);
   store->sort_by_url();
 
@@ -192,7 +192,8 @@ TEST(CrawlStore, MissingFragmentsOfManyPagesComeInTheOrderOfTheirText) {
     const int fragments = 1 + static_cast<int>(random() % 3);
     for (int k = 0; k < fragments; ++k) {
       const std::string fragment = std::string(1, "zay!-"[random() % 5]) + std::to_string(k);
-      store->note_fragment(id, fragment, {.page = root, .line = static_cast<unsigned>(page)});
+      store->note_fragment(id, fragment,
+                           source_at{.page = root, .line = static_cast<unsigned>(page)});
       expected.push_back(url + "#" + fragment);
     }
   }

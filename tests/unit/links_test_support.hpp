@@ -72,10 +72,10 @@ inline void PrintTo(const flat_reference& r, std::ostream* os) {
 inline std::vector<flat_reference> flat(const page_links& page) {
   std::vector<flat_reference> out;
   for (const page_reference& r : page.references) {
-    out.push_back({std::string(page.links.at(r.link).url), page.links.at(r.link).kind,
-                   std::string(r.element), std::string(r.attribute),
-                   r.fragment ? std::optional<std::string>(*r.fragment) : std::nullopt, r.line,
-                   r.column});
+    out.push_back(
+        {std::string(page.links.at(r.link).url), page.links.at(r.link).kind,
+         std::string(page.tags.at(r.tag).element), std::string(page.tags.at(r.tag).attribute),
+         r.fragment ? std::optional<std::string>(*r.fragment) : std::nullopt, r.line, r.column});
   }
   return out;
 }

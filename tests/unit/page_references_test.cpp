@@ -12,6 +12,9 @@
 namespace corocrawl::link_tests {
 namespace {
 
+// A big page has tens of thousands of references, held until the crawl takes them in.
+static_assert(sizeof(page_reference) <= 32, "a reference's texts are kept by its page");
+
 // What every reading and the CSS scanner add links through: each URL once, a document
 // reference making it a document, the text kept by the page wherever the page moves.
 TEST(LinkIndex, ListsEachUrlOnceInThePagesOwnText) {
@@ -28,13 +31,18 @@ TEST(LinkIndex, ListsEachUrlOnceInThePagesOwnText) {
   link_index more(page);  // a second index finds the links already there
   EXPECT_EQ(more.link("http://a.test/y", kResource), 1U);
   EXPECT_EQ(more.link("http://a.test/z", kDocument), 2U);
-  // Element names are kept once while they recur; any text is kept as given.
+  // (element, attribute) pairs are listed once while they recur, and an element's name is
+  // kept once while it recurs; any text is kept as given.
   std::string name = "img";
-  const std::string_view img = more.element(name);
+  EXPECT_EQ(more.tag(name, "src"), 0U);
   name = "div";
+  const std::string_view img = page.tags[0].element;
   EXPECT_EQ(img, "img");
-  EXPECT_EQ(more.element("img").data(), img.data());
-  EXPECT_NE(more.element("div").data(), img.data());
+  EXPECT_EQ(more.tag("img", "src"), 0U);
+  EXPECT_EQ(more.tag("img", "srcset"), 1U);
+  EXPECT_EQ(page.tags[1].element.data(), img.data());
+  EXPECT_EQ(more.tag("div", "style"), 2U);
+  EXPECT_NE(page.tags[2].element.data(), img.data());
   const std::string_view fragment = more.keep("sec-1");
   const std::string_view empty = more.keep("");
   const page_links moved = std::move(page);
@@ -186,7 +194,7 @@ TEST(ExtractReferences, Fragments) {
       kPage);
   std::vector<std::optional<std::string_view>> fragments;
   for (const page_reference& r : page.references)
-    fragments.push_back(r.fragment);
+    fragments.push_back(r.fragment.get());
   EXPECT_EQ(fragments, (std::vector<std::optional<std::string_view>>{
                            "top", "sec%202", "dec", "spaced", std::nullopt, "", "one", "two"}));
   EXPECT_EQ(page.links[0].url, kPage);  // links have no fragment

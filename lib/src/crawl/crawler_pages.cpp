@@ -132,14 +132,16 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   ids.reserve(page.links.size());
   for (const auto& link : page.links)
     ids.push_back(take_link(link, item.url, depth, too_deep, record));
+  // The store's numbers of the page's tags, each looked up once, when a reference noted has it.
+  std::vector<std::uint32_t> tags(page.tags.size(), stored_source::kNone);
   for (const auto& reference : page.references) {
     const auto id = ids[reference.link];
     if (!id) continue;
-    const source_at source{.page = item.url,
-                           .element = reference.element,
-                           .attribute = reference.attribute,
-                           .line = reference.line,
-                           .column = reference.column};
+    std::uint32_t& tag = tags[reference.tag];
+    if (tag == stored_source::kNone)
+      tag = store_->tag_id(page.tags[reference.tag].element, page.tags[reference.tag].attribute);
+    const stored_source source{
+        .page = item.url, .line = reference.line, .column = reference.column, .tag = tag};
     store_->note_source(*id, source);
     if (reference.fragment && options_.fragments && !store_->external(*id))
       store_->note_fragment(*id, *reference.fragment, source);

@@ -22,15 +22,15 @@ class reference_appender {
     if (!url) return;
     const auto kind = found.import ? reference_kind::document : reference_kind::resource;
     page_reference reference{.link = links_.link(*url, kind),
-                             .element = links_.element(element),
-                             .attribute = attribute      ? "style"
-                                          : found.import ? "import"
-                                                         : "url",
+                             .tag = links_.tag(element, attribute      ? "style"
+                                                        : found.import ? "import"
+                                                                       : "url"),
                              .line = line,
                              .column = column};
     if (const auto hash = found.url.find('#'); hash != std::string::npos)
-      reference.fragment = links_.keep(std::string_view(found.url).substr(hash + 1));
-    page_.references.push_back(std::move(reference));
+      reference.fragment =
+          reference_fragment(links_.keep(std::string_view(found.url).substr(hash + 1)));
+    page_.references.push_back(reference);
   }
 
  private:

@@ -397,15 +397,24 @@ std::uint32_t link_index::link(std::string_view url, reference_kind kind) {
   return index;
 }
 
-std::string_view link_index::element(std::string_view name) {
-  // The last few names only: a hostile page's thousands of distinct elements (any element may
+std::uint32_t link_index::tag(std::string_view element, std::string_view attribute) {
+  // The last few pairs only: a hostile page's thousands of distinct elements (any element may
   // carry a style attribute's url()) must not make each reference search them all.
   constexpr std::size_t kLooked = 16;
-  const std::size_t first = elements_.size() > kLooked ? elements_.size() - kLooked : 0;
-  for (std::size_t k = elements_.size(); k > first; --k) {
-    if (elements_[k - 1] == name) return elements_[k - 1];
+  auto& tags = page_.tags;
+  const std::size_t first = tags.size() > kLooked ? tags.size() - kLooked : 0;
+  for (std::size_t k = tags.size(); k > first; --k) {
+    if (tags[k - 1].attribute == attribute && tags[k - 1].element == element)
+      return static_cast<std::uint32_t>(k - 1);
   }
-  return elements_.emplace_back(keep(name));
+  // The element's text kept once while the pair is among the last few (not once a pair).
+  std::string_view kept;
+  for (std::size_t k = tags.size(); k > first && kept.empty(); --k) {
+    if (tags[k - 1].element == element) kept = tags[k - 1].element;
+  }
+  if (kept.empty()) kept = keep(element);
+  tags.push_back({kept, attribute});
+  return static_cast<std::uint32_t>(tags.size() - 1);
 }
 
 std::string_view link_index::keep(std::string_view text) {

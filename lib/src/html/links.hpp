@@ -47,19 +47,53 @@ struct page_link {
   bool operator==(const page_link&) const = default;
 };
 
-/// One reference as written in the page, in document order (source order for the compact
-/// reading).
-struct page_reference {
-  std::uint32_t link;  ///< index into page_links::links
-  /// Lower-case tag name ("img", "a", "meta"; "a" for SVG <a> too), kept by the page_links.
+/// A reference's element and attribute. A page names few pairs, each kept once in its
+/// page_links::tags.
+struct reference_tag {
+  /// Lower-case tag name ("img", "a"; "a" for SVG <a> too; "style" for a <style> element's
+  /// text, "css" in a stylesheet), kept by the page_links.
   std::string_view element;
-  std::string_view attribute;  ///< static string: "href", "src", "srcset", "data", "poster",
-                               ///< "content", "xlink:href"
-  /// The text after the first '#' of the URL as written (character references decoded, ASCII
-  /// whitespace around it stripped), when it has a '#'; kept by the page_links.
-  std::optional<std::string_view> fragment;
+  /// Static string: "href", "src", "srcset", "data", "poster", "content", "xlink:href"; for
+  /// CSS, "style" (a style attribute), "url" or "import".
+  std::string_view attribute;
+
+  bool operator==(const reference_tag&) const = default;
+};
+
+/// The text after the first '#' of a reference's URL as written (character references
+/// decoded, ASCII whitespace around it stripped), when it has a '#'; the text is kept by the
+/// page_links. 16 bytes, where std::optional<std::string_view> takes 24: a big page has tens
+/// of thousands of references. Its size is below 4 GiB, as a page's lines and columns are.
+class reference_fragment {
+ public:
+  reference_fragment() = default;  ///< none: the URL has no '#'
+  explicit reference_fragment(std::string_view text)
+      : text_(text.data() != nullptr ? text.data() : ""),
+        size_(static_cast<std::uint32_t>(text.size())) {}
+
+  explicit operator bool() const { return text_ != nullptr; }
+  /// The text; empty when there is none.
+  std::string_view operator*() const { return {text_, size_}; }
+  std::optional<std::string_view> get() const {
+    if (text_ == nullptr) return std::nullopt;
+    return **this;
+  }
+
+  bool operator==(const reference_fragment& other) const { return get() == other.get(); }
+
+ private:
+  const char* text_ = nullptr;
+  std::uint32_t size_ = 0;
+};
+
+/// One reference as written in the page, in document order (source order for the compact
+/// reading). 32 bytes: its element, attribute and fragment are kept by the page_links.
+struct page_reference {
+  std::uint32_t link;        ///< index into page_links::links
+  std::uint32_t tag;         ///< index into page_links::tags: its element and attribute
   std::uint32_t line = 0;    ///< 1-based, of the tag's '<'
   std::uint32_t column = 0;  ///< 1-based, in code points (UTF-8 lead bytes) from the line's start
+  reference_fragment fragment;
 
   bool operator==(const page_reference&) const = default;
 };
@@ -79,6 +113,7 @@ struct inline_css {
 struct page_links {
   std::vector<page_link> links;            ///< distinct, in order of first reference
   std::vector<page_reference> references;  ///< every reference
+  std::vector<reference_tag> tags;         ///< the references' elements and attributes
   std::vector<std::string> anchors;        ///< ids and <a name>s (not in <template> content)
   std::vector<inline_css> styles;
   std::string base;      ///< the URL relative references were resolved against
@@ -99,16 +134,15 @@ class link_index {
                       std::pmr::memory_resource* memory = std::pmr::get_default_resource());
   /// The index in the page's links of `url`; a document reference makes the link a document.
   std::uint32_t link(std::string_view url, reference_kind kind);
-  /// `name` kept in the page's text, mostly once a page (a page names a few elements many
-  /// times).
-  std::string_view element(std::string_view name);
+  /// The index in the page's tags of `element` (kept in the page's text) and `attribute`
+  /// (a static string), mostly added once a page: a page names a few pairs many times.
+  std::uint32_t tag(std::string_view element, std::string_view attribute);
   /// `text` kept in the page's text.
   std::string_view keep(std::string_view text);
 
  private:
   page_links& page_;
-  std::vector<std::string_view> elements_;  // the names element() kept
-  text_map index_;                          // keyed by views of the links' own text
+  text_map index_;  // keyed by views of the links' own text
 };
 
 /// The references of a page handed over (see extract_references below for which: it is the

@@ -46,6 +46,7 @@ void reference_list::take_into(page_links& page) && {
   page.links = std::move(found_.links);
   page.link_text = std::move(found_.link_text);
   page.references = std::move(found_.references);
+  page.tags = std::move(found_.tags);
   page.base = resolver_.base();
 }
 
@@ -54,11 +55,11 @@ void reference_list::add(std::string_view written, const found_reference& found,
   const std::uint32_t link = link_of(written.substr(0, hash));
   if (link == kUnresolved) return;
   if (found.kind == reference_kind::document) found_.links[link].kind = reference_kind::document;
-  page_reference reference{
-      link, links_.element(at.element), found.attribute, std::nullopt, at.line, at.column};
+  reference_fragment fragment;
   if (hash != std::string_view::npos)
-    reference.fragment = links_.keep(ascii::trim(written.substr(hash + 1)));
-  found_.references.push_back(std::move(reference));
+    fragment = reference_fragment(links_.keep(ascii::trim(written.substr(hash + 1))));
+  found_.references.push_back(
+      {link, links_.tag(at.element, found.attribute), at.line, at.column, fragment});
 }
 
 std::uint32_t reference_list::link_of(std::string_view written) {

@@ -69,14 +69,14 @@ void crawl_store::note_link(url_id from, url_id to) {
   if (!target.finished || target.keeps_referrers) referrer_lists_.add(target.referrers, from);
 }
 
-void crawl_store::note_source(url_id to, const source_at& source) {
+void crawl_store::note_source(url_id to, const stored_source& source) {
   auto& target = entries_[to];
-  if (!target.finished || target.keeps_referrers) source_lists_.add(target.sources, stored(source));
+  if (!target.finished || target.keeps_referrers) source_lists_.add(target.sources, source);
 }
 
-void crawl_store::note_fragment(url_id to, std::string_view fragment, const source_at& source) {
+void crawl_store::note_fragment(url_id to, std::string_view fragment, const stored_source& source) {
   if (fragment_checks::always_present(fragment)) return;
-  fragments_.note(to, fragment, stored(source), page_state_of(to));
+  fragments_.note(to, fragment, source, page_state_of(to));
 }
 
 void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning,
@@ -126,15 +126,22 @@ fragment_checks::page_state crawl_store::page_state_of(url_id id) const {
 }
 
 stored_source crawl_store::stored(const source_at& source) {
-  // Pages name few (element, attribute) pairs: each is looked up by one key, built in place.
-  tag_key_.assign(source.element).push_back('\x1f');
-  tag_key_.append(source.attribute);
+  return {.page = source.page,
+          .line = source.line,
+          .column = source.column,
+          .tag = tag_id(source.element, source.attribute)};
+}
+
+std::uint32_t crawl_store::tag_id(std::string_view element, std::string_view attribute) {
+  // Looked up by one key, built in place.
+  tag_key_.assign(element).push_back('\x1f');
+  tag_key_.append(attribute);
   auto it = tag_ids_.find(tag_key_);
   if (it == tag_ids_.end()) {
     it = tag_ids_.emplace(tag_key_, static_cast<std::uint32_t>(tags_.size())).first;
-    tags_.emplace_back(source.element, source.attribute);
+    tags_.emplace_back(element, attribute);
   }
-  return {.page = source.page, .line = source.line, .column = source.column, .tag = it->second};
+  return it->second;
 }
 
 std::optional<std::string_view> crawl_store::label_view(std::uint32_t label) const {

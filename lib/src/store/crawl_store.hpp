@@ -86,10 +86,17 @@ class crawl_store final : public record_source {
   /// is until it is finished without keep_referrers.
   void note_link(url_id from, url_id to);
   /// Notes where a page references `to`: kept as long as its referrers are.
-  void note_source(url_id to, const source_at& source);
+  void note_source(url_id to, const source_at& source) { note_source(to, stored(source)); }
+  void note_source(url_id to, const stored_source& source);
   /// Notes that `source` references `fragment` of page `to`: checked against the page's ids
   /// once they are known.
-  void note_fragment(url_id to, std::string_view fragment, const source_at& source);
+  void note_fragment(url_id to, std::string_view fragment, const source_at& source) {
+    note_fragment(to, fragment, stored(source));
+  }
+  void note_fragment(url_id to, std::string_view fragment, const stored_source& source);
+  /// The number stored_source::tag gives (element, attribute): a page names few pairs, and
+  /// looks each up once.
+  std::uint32_t tag_id(std::string_view element, std::string_view attribute);
 
   /// Stores the record of `id` (`record.url` and `record.referrer` are not read: the store
   /// knows them) and what it means. Unless it is ok, the pages linking to `id` and their
