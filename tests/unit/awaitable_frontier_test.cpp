@@ -86,6 +86,30 @@ TEST_F(AwaitableFrontierTest, AnItemPushedForLaterComesAtItsTime) {
   EXPECT_EQ(clock_.now(), clock_.start + 5s);
 }
 
+// The crawl pauses the frontier while it holds too many bodies: no pop gets an item, not even
+// one that comes due meanwhile, and none watches the clock, until resume() serves them.
+TEST_F(AwaitableFrontierTest, APausedFrontierHandsOutNothingUntilResumed) {
+  awaitable_frontier frontier{clock_, 4, 0};
+  const auto origin = frontier.origin("http://a:80");
+  const auto item = [&](std::uint32_t url) {
+    return awaitable_frontier::item{.url = url, .redirects_left = 0, .tries = 0, .origin = origin};
+  };
+  std::vector<int> got;
+  frontier.pause();
+  frontier.push(item(1));
+  frontier.push_at(item(2), clock_.start + 5s);
+  pop_into(frontier, got, asio::detached);  // the queue is not empty, and no pop waits
+  pop_into(frontier, got, asio::detached);
+  run();
+  EXPECT_TRUE(got.empty());
+  EXPECT_EQ(clock_.now(), clock_.start);  // nothing waited for item 2's time
+  EXPECT_TRUE(frontier.paused());
+  frontier.resume();
+  run();
+  EXPECT_EQ(got, (std::vector{1, 2}));
+  EXPECT_EQ(clock_.now(), clock_.start + 5s);
+}
+
 TEST_F(AwaitableFrontierTest, CloseWakesPopsAndJoin) {
   std::vector<int> got;
   bool joined = false;

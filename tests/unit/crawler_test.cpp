@@ -40,6 +40,9 @@ struct answer {
   error_code network_error;  // set: no response
   bool throws = false;       // the environment fails: get() throws
   crawl_clock::duration takes{0};
+  // A GET's body announced this long as its response begins (told to the crawler's sink, as
+  // the HTTP client tells it a Content-Length), before the `takes` the body takes to come.
+  std::uint64_t announced = 0;
 };
 
 // A site in memory. A path's answers are given in turn, the last one again and again; paths
@@ -53,10 +56,11 @@ class scripted_fetcher final : public fetcher {
   }
 
   asio::awaitable<http_client::result> get(const http_target& target, std::span<const http_header>,
-                                           fetch_mode mode, body_sink*) override {
+                                           fetch_mode mode, body_sink* sink) override {
     modes_.push_back(mode);
     const std::string url = (target.https ? "https://" : "http://") + target.host + target.target;
     requests_[url].push_back(clock_.now());
+    arrivals_.push_back({clock_.now(), in_flight_});
     ++in_flight_;
     peak_in_flight_ = std::max(peak_in_flight_, in_flight_);
     const auto& script = answers_[url];
@@ -64,6 +68,9 @@ class scripted_fetcher final : public fetcher {
                              ? answer{.status = 404}
                              : script[std::min(requests_[url].size(), script.size()) - 1];
     if (given.throws) throw std::runtime_error("no file descriptor left");
+    if (sink != nullptr && given.announced > 0 && mode != fetch_mode::head) {
+      EXPECT_FALSE(sink->take("text/html", given.announced));  // kept whole, not taken
+    }
     const bool whole =
         given.takes.count() == 0 || co_await clock_.wait_until(clock_.now() + given.takes);
     --in_flight_;
@@ -101,6 +108,12 @@ class scripted_fetcher final : public fetcher {
     return it == requests_.end() ? std::vector<time_point>{} : it->second;
   }
   int peak_in_flight() const { return peak_in_flight_; }
+  /// When each request came, and how many others were under way then, in the order they came.
+  struct arrival {
+    time_point when;
+    int under_way;
+  };
+  const std::vector<arrival>& arrivals() const { return arrivals_; }
   /// The mode of each request, in the order they came.
   const std::vector<fetch_mode>& modes() const { return modes_; }
 
@@ -109,6 +122,7 @@ class scripted_fetcher final : public fetcher {
   crawl_clock& clock_;
   std::map<std::string, std::vector<answer>> answers_;
   std::map<std::string, std::vector<time_point>> requests_;
+  std::vector<arrival> arrivals_;
   int in_flight_ = 0;
   int peak_in_flight_ = 0;
 };
@@ -172,6 +186,34 @@ TEST_F(CrawlerTest, LinksAreFollowedAndTheJoinEndsTheCrawl) {
   EXPECT_EQ(result.elapsed.count(), 0);  // nothing waited
   EXPECT_FALSE(result.interrupted || result.timed_out || result.failure);
   EXPECT_TRUE(result.unchecked.empty());
+}
+
+// A server nearby sends pages faster than they are parsed. Once the bodies announced by the
+// fetches under way pass 2 MiB, no request starts until they are down to 1 MiB (two pages of
+// 400 KiB here): requests come in bursts, each begun when at most two pages are under way.
+TEST_F(CrawlerTest, NoRequestStartsWhileTheBodiesUnderWayAreTooMany) {
+  options_.max_tasks = 16;
+  options_.max_per_host = 16;
+  std::vector<std::string> pages;
+  for (int i = 0; i < 48; ++i) {
+    pages.push_back("/p" + std::to_string(i));
+    fetcher_.add(pages.back(),
+                 {{.takes = std::chrono::milliseconds(1 + i % 7), .announced = 400 * 1024}});
+  }
+  fetcher_.add("/", {{.links = pages}});
+  const auto result = crawl();
+  EXPECT_EQ(result.records.size(), 49u);
+  EXPECT_TRUE(result.broken.empty());
+  const auto& arrivals = fetcher_.arrivals();  // /robots.txt, /, then the pages
+  ASSERT_EQ(arrivals.size(), 50u);
+  EXPECT_EQ(fetcher_.peak_in_flight(), 16);  // the first burst: its bodies were not announced
+  int bursts = 0;
+  for (std::size_t i = 3; i < arrivals.size(); ++i) {
+    if (arrivals[i].when == arrivals[i - 1].when) continue;  // the same burst
+    ++bursts;
+    EXPECT_LE(arrivals[i].under_way, 2) << "request " << i;
+  }
+  EXPECT_GE(bursts, 2);
 }
 
 TEST_F(CrawlerTest, NetworkErrorsAreRetriedAfterGrowingBackOffs) {

@@ -140,7 +140,7 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   // What is not parsed is checked with HEAD first; many servers mishandle HEAD, so only a
   // GET's answer makes a URL broken.
   auto mode = external || store_->resource(item.url) ? fetch_mode::head : fetch_mode::get_if_parsed;
-  page_sink sink(url);  // a big page's body, read as it comes
+  page_sink sink(*this, url);  // a big page's body, read as it comes
   const auto sink_for = [&sink](fetch_mode m) -> body_sink* {
     return m == fetch_mode::get_if_parsed ? &sink : nullptr;
   };

@@ -154,16 +154,33 @@ class crawler {
   struct parse_job;
   /// Runs `job` on the pool as its weight allows; a stop of the crawl ends it.
   boost::asio::awaitable<page_links> run_parse(parse_job job);
+  /// Counts a body of `bytes` in bodies_held_ while it lives, pausing and resuming the
+  /// frontier as it passes the bounds (see bodies_held_).
+  class body_hold {
+   public:
+    body_hold(crawler& owner, std::size_t bytes);
+    ~body_hold();
+    body_hold(const body_hold&) = delete;
+    body_hold& operator=(const body_hold&) = delete;
+
+   private:
+    crawler& owner_;
+    std::size_t bytes_;
+  };
   /// Takes the body of a big HTML page of the site as it arrives, to be read in pieces
   /// (page_in_pieces) rather than held whole: bodies announced larger than big_page.
   class page_sink final : public body_sink {
    public:
     // `url` (the store's text) outlives the sink.
-    explicit page_sink(std::string_view url) : page_url(url) {}
+    page_sink(crawler& owner, std::string_view url) : page_url(url), owner_(owner) {}
     bool take(std::string_view content_type, std::uint64_t length) override;
     void add(std::string_view bytes) override { page->add(bytes); }
     std::string_view page_url;
     std::optional<page_in_pieces> page;  // once taken
+
+   private:
+    crawler& owner_;
+    std::optional<body_hold> held_;  // a body not taken, counted until the fetch ends
   };
   /// Takes in a link of page `page` (`depth` hops from a root): the id of the URL it
   /// references when that is checked (in scope, or external and checked), else nullopt.
@@ -221,6 +238,16 @@ class crawler {
   static constexpr std::size_t light_page = 128 * 1024;
   std::stop_source parse_stop_;  // requested when the crawl stops: parses under way end
   std::size_t parsing_ = 0;
+  // The bytes of the page and stylesheet bodies announced (as a Content-Length, not taken
+  // by a page_sink) by fetches under way. A server nearby sends pages faster than the cores
+  // parse them, and every worker would hold one, max_per_host bodies at once, most of them
+  // waiting for the pool: above pause_above the frontier hands out no URL until they fall to
+  // resume_at (half, so that the pool catches up rather than the bound being crossed with
+  // every page). A fetch under way when the frontier pauses still reads its body.
+  static constexpr std::size_t bodies_pause_above = 2 * 1024 * 1024;
+  static constexpr std::size_t bodies_resume_at = bodies_pause_above / 2;
+  std::size_t bodies_held_ = 0;
+
   // By origin_id; a deque, so that the headers of an origin stay in place as origins come.
   std::deque<std::optional<std::vector<http_header>>> headers_by_origin_;
   std::deque<robots_state> robots_;    // by origin_id

@@ -32,13 +32,15 @@ struct crawler::parse_job {
     return extract_links_taking(std::move(body), page_url, limits, charset);
   }
 
-  // How the pool may run it, by what it holds. A page read in pieces holds little but what
-  // is left of its tags (and its first bytes while they are kept), and is not one for the
-  // event loop's thread; one kept whole is parsed whole, as a big body is.
+  // The bytes of the page it holds. A page read in pieces holds little but what is left of
+  // its tags (and its first bytes while they are kept).
+  std::size_t held() const { return pieces ? pieces->held() : body.size(); }
+
+  // How the pool may run it, by what it holds. A page read in pieces is not one for the event
+  // loop's thread; one kept whole is parsed whole, as a big body is.
   job_weight weight() const {
-    const std::size_t held = pieces ? pieces->held() : body.size();
-    if (held > big_page) return job_weight::heavy;
-    return pieces || held > light_page ? job_weight::normal : job_weight::light;
+    if (held() > big_page) return job_weight::heavy;
+    return pieces || held() > light_page ? job_weight::normal : job_weight::light;
   }
 };
 
@@ -202,8 +204,23 @@ asio::awaitable<page_links> crawler::run_parse(parse_job job) {
   co_return page;
 }
 
+crawler::body_hold::body_hold(crawler& owner, std::size_t bytes) : owner_(owner), bytes_(bytes) {
+  owner_.bodies_held_ += bytes_;
+  if (owner_.bodies_held_ > bodies_pause_above) owner_.frontier_.pause();
+}
+
+crawler::body_hold::~body_hold() {
+  owner_.bodies_held_ -= bytes_;
+  if (owner_.bodies_held_ <= bodies_resume_at && owner_.frontier_.paused())
+    owner_.frontier_.resume();
+}
+
 bool crawler::page_sink::take(std::string_view content_type, std::uint64_t length) {
-  if (length <= big_page) return false;
+  if (length <= big_page) {  // kept whole: counted while the fetch lasts
+    held_.reset();
+    held_.emplace(owner_, static_cast<std::size_t>(length));
+    return false;
+  }
   const auto media = parse_content_type(content_type);
   if (!media || !is_html(media->type)) return false;
   page.emplace(std::string(page_url), std::string(media->charset.value_or("")));

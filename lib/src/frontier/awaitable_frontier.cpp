@@ -99,6 +99,11 @@ void awaitable_frontier::end_work() {
   dispatch(nullptr);
 }
 
+void awaitable_frontier::resume() {
+  paused_ = false;
+  dispatch(nullptr);
+}
+
 void awaitable_frontier::close() {
   closed_ = true;
   for (auto* popper : poppers_)
@@ -111,7 +116,7 @@ void awaitable_frontier::close() {
 // would make another item ready sooner than the front pop watches for, wakes that pop (unless
 // it is `caller`, which looks for itself) to watch for it.
 void awaitable_frontier::dispatch(const waiter* caller) {
-  if (poppers_.empty() || closed_) return;
+  if (poppers_.empty() || closed_ || paused_) return;
   const auto now = clock_.now();
   while (!poppers_.empty()) {
     auto it = book_.pop(now);
@@ -147,14 +152,14 @@ void awaitable_frontier::leave(waiter& w) {
 asio::awaitable<std::optional<awaitable_frontier::item>> awaitable_frontier::pop(
     std::optional<origin_id> preferred) {
   if (closed_) co_return std::nullopt;
-  if (poppers_.empty())
+  if (poppers_.empty() && !paused_)
     if (auto it = book_.pop(clock_.now(), preferred)) co_return it;
 
   waiter self(*this, waiter::kind::pop, co_await asio::this_coro::executor);
   while (!self.got && !closed_) {
     // The front pop also wakes when time alone makes an item ready.
     const bool front = poppers_.front() == &self;
-    const auto until = front ? book_.next_ready() : std::nullopt;
+    const auto until = front && !paused_ ? book_.next_ready() : std::nullopt;
     if (front) timed_until_ = until;
     if (until) {
       co_await (self.wake.async_receive(use_tuple) || clock_.wait_until(*until));

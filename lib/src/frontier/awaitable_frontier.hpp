@@ -69,6 +69,12 @@ class awaitable_frontier {
   /// stay where they are.
   void close();
 
+  /// While paused, pop() hands out no item: pops wait (and do not watch the clock) until
+  /// resume(). Whoever pauses must resume, or join() may never return.
+  void pause() { paused_ = true; }
+  void resume();
+  bool paused() const { return paused_; }
+
   /// Items queued or waiting for their time, now and at most so far.
   std::size_t size() const { return book_.size(); }
   std::size_t peak() const { return peak_; }
@@ -91,6 +97,7 @@ class awaitable_frontier {
   std::size_t unfinished_ = 0;  // the join counter
   std::size_t peak_ = 0;
   bool closed_ = false;
+  bool paused_ = false;
 };
 
 }  // namespace corocrawl
