@@ -171,6 +171,23 @@ TEST(CrawlStore, ProblemsListMissingFragmentsAmongTheBrokenUrlsByUrl) {
   EXPECT_TRUE(crawl_store::problems(store, verdict::rate_limited).empty());
 }
 
+// The crawler gives a page's ids before its references, and its record after them: the
+// page's references to its own fragments are checked as they are noted, none waits.
+TEST(CrawlStore, AnchorsNotedBeforeThePageIsFinishedCheckItsOwnFragmentsAtOnce) {
+  auto store = std::make_shared<crawl_store>();
+  const auto page = store->add_url("http://a.test/", std::nullopt);
+  store->note_anchors(page, std::vector<std::string>{"here"});
+  store->note_fragment(page, "here", source_at{.page = page, .line = 1});
+  store->note_fragment(page, "gone", source_at{.page = page, .line = 2});
+  store->finish(page, {.status = 200}, verdict::ok);
+  store->sort_by_url();
+  const broken_list broken = crawl_store::problems(store, verdict::broken);
+  ASSERT_EQ(broken.size(), 1u);
+  EXPECT_EQ(broken[0].url, "http://a.test/#gone");
+  ASSERT_EQ(broken[0].sources.size(), 1u);
+  EXPECT_EQ(broken[0].sources[0].line, 2u);
+}
+
 // Pages whose URLs are prefixes of each other, followed by bytes on either side of '#'
 // ("x!" sorts before "x#", "x-" after), with fragments interned in no particular order: the
 // broken links come in the order of their joined text, as std::sort puts the strings.

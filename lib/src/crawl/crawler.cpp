@@ -174,17 +174,16 @@ asio::awaitable<void> crawler::fetch(work_item item) {
                       .tries = item.tries,
                       .external = external,
                       .method = std::string(method_name(mode))};
-  std::optional<std::vector<std::string>> anchors;  // of a page parsed completely
   if (fetched.ec == fetch_errc::body_too_large && fetched.response.status != 0) {
-    // The header came: only the body is too big. The part read is still read for links.
+    // The header came: only the body is too big. The part read is still read for links (not
+    // for its ids: those of the part not read are unknown).
     spdlog::warn("{}: body larger than {} bytes: not read further", url, options_.max_body);
     const auto error = fetched.error;
     const auto received = fetched.response.body_received;
-    co_await read_page(item, std::move(fetched.response), record, anchors,
+    co_await read_page(item, std::move(fetched.response), record, false,
                        std::move(read_in_pieces));
     record.error = error;
     record.size = received;  // as sent, before decoding: what was read
-    anchors.reset();         // the ids of the part not read are unknown
   } else if (fetched.ec) {
     record.error = fetched.error;
     record.failure = failure_kind(fetched.ec);
@@ -193,15 +192,11 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   } else if (is_redirect_status(fetched.response.status)) {
     follow_redirect(item, fetched.response, record);
   } else {
-    co_await read_page(item, std::move(fetched.response), record, anchors,
+    co_await read_page(item, std::move(fetched.response), record, true,
                        std::move(read_in_pieces));  // unless stopping
   }
   const verdict meaning = verdict_of(record);
-  if (anchors) {
-    store_->finish(item.url, record, meaning, *anchors);
-  } else {
-    store_->finish(item.url, record, meaning);
-  }
+  store_->finish(item.url, record, meaning);
   if (cache_ && external && meaning == verdict::ok)
     cache_->remember(record, std::chrono::system_clock::now());
 }

@@ -139,11 +139,11 @@ class crawler {
   boost::asio::awaitable<retried> fetch_retrying(const http_target& target, fetch_mode mode);
   void follow_redirect(const work_item& item, const http_response& response, fetch_record& record);
   /// Records what `response` is and, for a page of the site, follows its references; an HTML
-  /// page parsed completely gives its `anchors`. `read_in_pieces`: the page, when its body
-  /// went to a page_sink and was read as it came.
+  /// page parsed completely, when `whole` (its body was read to its end), gives the store its
+  /// anchors first, so that its references to itself are checked at once. `read_in_pieces`:
+  /// the page, when its body went to a page_sink and was read as it came.
   boost::asio::awaitable<void> read_page(const work_item& item, http_response response,
-                                         fetch_record& record,
-                                         std::optional<std::vector<std::string>>& anchors,
+                                         fetch_record& record, bool whole,
                                          std::optional<page_links> read_in_pieces);
   /// The references of a page or stylesheet, read on the parse pool; `charset` is its
   /// Content-Type's.

@@ -86,8 +86,7 @@ bool crawler::checks_external(const http_url& url) const {
 }
 
 asio::awaitable<void> crawler::read_page(const work_item& item, http_response response,
-                                         fetch_record& record,
-                                         std::optional<std::vector<std::string>>& anchors,
+                                         fetch_record& record, bool whole,
                                          std::optional<page_links> read_in_pieces) {
   record.status = response.status;
   // The decoded body; of a body read but not kept (a type not parsed), the bytes received.
@@ -120,8 +119,8 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   } else if (page.outcome == parse_outcome::over_budget) {
     spdlog::warn("{}: parsing this page took too long: only the links found by then are followed",
                  record.url);
-  } else if (page.outcome == parse_outcome::complete && is_html(media->type)) {
-    anchors = std::move(page.anchors);
+  } else if (page.outcome == parse_outcome::complete && is_html(media->type) && whole) {
+    store_->note_anchors(item.url, page.anchors);
   }
   const int depth = store_->depth(item.url) + 1;  // of the pages this one links to
   const bool too_deep = options_.max_depth && depth > *options_.max_depth;

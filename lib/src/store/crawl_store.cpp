@@ -101,12 +101,17 @@ void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning,
   done.next_url = label(record.next_url);
   done.error = label(record.error);
   done.kind = kind_of(record);
-  done.anchors = anchors.has_value();
+  if (done.anchors) return;  // noted before
   if (anchors) {
-    fragments_.page_parsed(id, *anchors);
+    note_anchors(id, *anchors);
   } else {
     fragments_.page_done(id, [this](url_id url) { return page_state_of(url); });
   }
+}
+
+void crawl_store::note_anchors(url_id id, std::span<const std::string> anchors) {
+  entries_[id].anchors = true;
+  fragments_.page_parsed(id, anchors);
 }
 
 // Where `id`'s redirects end, and what is known of that page's ids.
@@ -115,8 +120,8 @@ fragment_checks::page_state crawl_store::page_state_of(url_id id) const {
   constexpr int kMaxHops = 64;  // a redirect chain the crawl would not follow anyway
   for (int hop = 0; hop < kMaxHops; ++hop) {
     const auto& e = entries_[id];
+    if (e.anchors) return {state::anchors, id};  // its ids came before its record
     if (!e.finished) return {is_skipped(e) ? state::unchecked : state::not_yet, id};
-    if (e.anchors) return {state::anchors, id};
     const auto next =
         e.next_url != kNone && e.error == kNone ? find(labels_[e.next_url]) : std::nullopt;
     if (!next) return {state::unchecked, id};
