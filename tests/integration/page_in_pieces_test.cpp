@@ -5,13 +5,18 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "corocrawl/crawl.hpp"
 #include "crawl_helpers.hpp"
+#include "hostile_server.hpp"
 #include "test_server.hpp"
 
 namespace corocrawl {
@@ -88,6 +93,21 @@ class PageInPiecesTest : public ::testing::Test {
     return places;
   }
 
+  // How many times `page` is among the referrers of each broken URL it links to, by URL (its
+  // own URL replaced by "PAGE").
+  std::map<std::string, std::size_t> referrals_in(const crawl_result& result,
+                                                  const std::string& page) const {
+    const std::string url = server_.url(page);
+    std::map<std::string, std::size_t> counts;
+    for (const broken_link& broken : result.broken) {
+      const auto times = static_cast<std::size_t>(std::ranges::count(broken.referrers, url));
+      if (times == 0) continue;
+      const bool own = broken.url.starts_with(url + "#");
+      counts[own ? "PAGE" + broken.url.substr(url.size()) : broken.url] = times;
+    }
+    return counts;
+  }
+
   test_server server_;
 };
 
@@ -104,8 +124,81 @@ TEST_F(PageInPiecesTest, FindsWhatReadingThePageWholeFinds) {
   // the stylesheet's background and the last link.
   EXPECT_EQ(in_pieces.size(), 8000U + 8 * 3 + 2);
   EXPECT_EQ(server_.requests_for("/in-pieces"), 1U);
-  EXPECT_EQ(testing::record(result, server_.url("/in-pieces")).size, page.size());
-  EXPECT_EQ(testing::record(result, server_.url("/in-pieces")).encoding, "utf-8");
+  const auto record = testing::record(result, server_.url("/in-pieces"));
+  EXPECT_EQ(record.size, page.size());
+  EXPECT_EQ(record.encoding, "utf-8");
+  // Its references are taken in chunk by chunk: a URL linked from many chunks is still one
+  // link of the page, counted once, and the page one of its referrers once.
+  const auto whole = testing::record(result, server_.url("/whole"));
+  EXPECT_EQ(record.num_urls, whole.num_urls);
+  EXPECT_EQ(record.num_urls, 500U + 8 * 2 + 3);  // and the background, the last, the page
+  std::size_t referred = 0;
+  for (const auto& [url, times] : referrals_in(result, "/in-pieces")) {
+    EXPECT_LE(times, 1U) << url;
+    referred += times;
+  }
+  EXPECT_EQ(referred, 500U + 8 * 2 + 2 + 8);  // and the page itself, for 8 missing fragments
+}
+
+// The references of each chunk of 1,024 link tags are taken in as it is read, not held until
+// the page ends: a link early in a big page is requested while the rest of the page waits.
+TEST_F(PageInPiecesTest, TakesInTheReferencesOfEachChunkAsItIsRead) {
+  using namespace std::chrono_literals;
+  using clock = std::chrono::steady_clock;
+  testing::hostile::hostile_server hostile;
+  const std::string page = big_page();
+  const std::string head =
+      "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
+      "Content-Length: " +
+      std::to_string(page.size()) + "\r\n\r\n";
+  const std::size_t half = page.size() / 2;  // some 4,000 links
+  std::atomic<clock::rep> page_asked{0};
+  std::atomic<clock::rep> early_asked{0};
+  hostile.add("/", testing::hostile::script{
+                       testing::hostile::step::write(testing::hostile::page({"/big"}))});
+  hostile.add("/big", [&](const testing::hostile::recorded_request&) {
+    page_asked = clock::now().time_since_epoch().count();
+    return testing::hostile::script{testing::hostile::step::write(head + page.substr(0, half)),
+                                    testing::hostile::step::wait(1500ms),
+                                    testing::hostile::step::write(page.substr(half))};
+  });
+  hostile.add("/missing-7", [&](const testing::hostile::recorded_request&) {
+    early_asked = clock::now().time_since_epoch().count();
+    return testing::hostile::script{testing::hostile::step::write(
+        testing::hostile::response("404 Not Found", {"Content-Type: text/html"}, "gone"))};
+  });
+  const auto result = run_crawl(testing::options_for({hostile.url("/")}));
+  EXPECT_EQ(testing::record(result, hostile.url("/big")).size, page.size());
+  ASSERT_NE(early_asked.load(), 0);
+  const auto waited = clock::duration(early_asked.load() - page_asked.load());
+  EXPECT_LT(waited, 1000ms) << "the link was requested after the page's end";
+  EXPECT_EQ(testing::record(result, hostile.url("/missing-7")).status, 404U);
+}
+
+// A big page cut short after some of its chunks were taken in is fetched again and read from
+// its start: what was taken already is not noted twice.
+TEST_F(PageInPiecesTest, APageCutShortIsReadAgainWithoutNotingTwice) {
+  const std::string page = big_page();
+  auto asked = std::make_shared<std::atomic<int>>(0);
+  server_.add_page("/", {"/in-pieces", "/whole"});
+  server_.add_handler(
+      "/in-pieces",
+      [page, asked](const testing::request&) -> boost::asio::awaitable<testing::reply> {
+        if (++*asked == 1) {
+          co_return testing::raw_bytes{
+              "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: " +
+              std::to_string(page.size()) + "\r\n\r\n" + page.substr(0, page.size() * 3 / 5)};
+        }
+        co_return testing::response{200, "text/html; charset=utf-8", page};
+      });
+  server_.add_handler("/whole", without_length(page));
+  const auto result = crawl();
+  EXPECT_EQ(server_.requests_for("/in-pieces"), 2U);
+  EXPECT_EQ(places_in(result, "/in-pieces"), places_in(result, "/whole"));
+  EXPECT_EQ(referrals_in(result, "/in-pieces"), referrals_in(result, "/whole"));
+  const auto record = testing::record(result, server_.url("/in-pieces"));
+  EXPECT_EQ(record.tries, 2);
+  EXPECT_EQ(record.num_urls, testing::record(result, server_.url("/whole")).num_urls);
 }
 
 TEST_F(PageInPiecesTest, APageThatNeedsATreeIsFetchedAgainAndReadWhole) {
@@ -119,6 +212,11 @@ TEST_F(PageInPiecesTest, APageThatNeedsATreeIsFetchedAgainAndReadWhole) {
   EXPECT_FALSE(places_in(result, "/in-pieces").empty());
   EXPECT_EQ(server_.requests_for("/in-pieces"), 2U);
   EXPECT_EQ(server_.requests_for("/whole"), 1U);
+  // Its chunks read before the <select> were taken in: read again whole, it adds only what
+  // comes after them, each link of the page noted once.
+  EXPECT_EQ(referrals_in(result, "/in-pieces"), referrals_in(result, "/whole"));
+  EXPECT_EQ(testing::record(result, server_.url("/in-pieces")).num_urls,
+            testing::record(result, server_.url("/whole")).num_urls);
 }
 
 TEST_F(PageInPiecesTest, APageThatNeedsATreeFromItsStartIsReadWholeOnce) {

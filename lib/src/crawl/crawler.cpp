@@ -140,7 +140,7 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   // What is not parsed is checked with HEAD first; many servers mishandle HEAD, so only a
   // GET's answer makes a URL broken.
   auto mode = external || store_->resource(item.url) ? fetch_mode::head : fetch_mode::get_if_parsed;
-  page_sink sink(*this, url);  // a big page's body, read as it comes
+  page_sink sink(*this, item, url);  // a big page's body, read as it comes
   const auto sink_for = [&sink](fetch_mode m) -> body_sink* {
     return m == fetch_mode::get_if_parsed ? &sink : nullptr;
   };
@@ -180,8 +180,7 @@ asio::awaitable<void> crawler::fetch(work_item item) {
     spdlog::warn("{}: body larger than {} bytes: not read further", url, options_.max_body);
     const auto error = fetched.error;
     const auto received = fetched.response.body_received;
-    co_await read_page(item, std::move(fetched.response), record, false,
-                       std::move(read_in_pieces));
+    co_await read_page(item, std::move(fetched.response), record, false, std::move(read_in_pieces));
     record.error = error;
     record.size = received;  // as sent, before decoding: what was read
   } else if (fetched.ec) {
@@ -197,6 +196,7 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   }
   const verdict meaning = verdict_of(record);
   store_->finish(item.url, record, meaning);
+  pieces_taken_.erase(item.url);
   if (cache_ && external && meaning == verdict::ok)
     cache_->remember(record, std::chrono::system_clock::now());
 }

@@ -26,6 +26,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "corocrawl/crawl.hpp"
@@ -168,24 +169,49 @@ class crawler {
     std::size_t bytes_;
   };
   /// Takes the body of a big HTML page of the site as it arrives, to be read in pieces
-  /// (page_in_pieces) rather than held whole: bodies announced larger than big_page.
+  /// (page_in_pieces) rather than held whole: bodies announced larger than big_page. The
+  /// references of each chunk read are taken in as it comes (take_read).
   class page_sink final : public body_sink {
    public:
-    // `url` (the store's text) outlives the sink.
-    page_sink(crawler& owner, std::string_view url) : page_url(url), owner_(owner) {}
+    // `item` and `url` (the store's text) outlive the sink.
+    page_sink(crawler& owner, const work_item& item, std::string_view url)
+        : page_url(url), owner_(owner), item_(item) {}
     bool take(std::string_view content_type, std::uint64_t length) override;
-    void add(std::string_view bytes) override { page->add(bytes); }
+    void add(std::string_view bytes) override;
     std::string_view page_url;
     std::optional<page_in_pieces> page;  // once taken
 
    private:
     crawler& owner_;
+    const work_item& item_;
     std::optional<body_hold> held_;  // a body not taken, counted until the fetch ends
   };
+  /// What fetch_record counts of a page's links.
+  struct link_counts {
+    std::size_t urls = 0;      // distinct in-scope links
+    std::size_t new_urls = 0;  // of those, not seen before
+  };
+  /// What was taken in of a page read in pieces as its chunks came: kept from its first
+  /// fetch until it is finished, since a retry, or a fetch again to read it whole, reads it
+  /// again from its start. The references at its tags up to the last place taken were taken
+  /// (references in CSS come only with the page's end).
+  struct pieces_taken {
+    std::unordered_set<url_id> links;          // noted as linked from the page
+    std::unordered_set<std::string> too_deep;  // in scope, counted, not added
+    std::uint32_t line = 0;                    // the last place taken
+    std::uint32_t column = 0;
+    link_counts counts;
+  };
+  /// Takes in the links and references of `page`, of item `item`: the URLs it references
+  /// are added or noted as linked, with the places of their references. With `taken` (a page
+  /// read in pieces), a link taken before is not noted again, nor a reference at a place
+  /// taken before.
+  void take_references(const work_item& item, const page_links& page, link_counts& counts,
+                       pieces_taken* taken);
   /// Takes in a link of page `page` (`depth` hops from a root): the id of the URL it
   /// references when that is checked (in scope, or external and checked), else nullopt.
   std::optional<url_id> take_link(const page_link& link, url_id page, int depth, bool too_deep,
-                                  fetch_record& record);
+                                  link_counts& counts, pieces_taken* taken);
   // robots.txt and sitemaps (crawler_robots.cpp, crawler_sitemaps.cpp).
   struct robots_state {
     enum { unknown, fetching, ready, failed } what = unknown;
@@ -247,6 +273,7 @@ class crawler {
   static constexpr std::size_t bodies_pause_above = 2 * 1024 * 1024;
   static constexpr std::size_t bodies_resume_at = bodies_pause_above / 2;
   std::size_t bodies_held_ = 0;
+  std::unordered_map<url_id, pieces_taken> pieces_taken_;  // by page read in pieces
 
   // By origin_id; a deque, so that the headers of an origin stay in place as origins come.
   std::deque<std::optional<std::vector<http_header>>> headers_by_origin_;

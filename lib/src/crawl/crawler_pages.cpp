@@ -122,6 +122,22 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   } else if (page.outcome == parse_outcome::complete && is_html(media->type) && whole) {
     store_->note_anchors(item.url, page.anchors);
   }
+  const auto taken = pieces_taken_.find(item.url);  // a page read in pieces took some in
+  link_counts counts;
+  if (taken == pieces_taken_.end()) {
+    take_references(item, page, counts, nullptr);
+  } else {
+    take_references(item, page, taken->second.counts, &taken->second);
+    counts = taken->second.counts;
+  }
+  record.num_urls = counts.urls;
+  record.num_new_urls = counts.new_urls;
+  if (record.num_urls > 0)
+    spdlog::debug("got {} distinct urls from {}", record.num_urls, record.url);
+}
+
+void crawler::take_references(const work_item& item, const page_links& page, link_counts& counts,
+                              pieces_taken* taken) {
   const int depth = store_->depth(item.url) + 1;  // of the pages this one links to
   const bool too_deep = options_.max_depth && depth > *options_.max_depth;
   std::vector<std::string_view> urls;
@@ -132,53 +148,67 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   std::vector<std::optional<url_id>> ids;
   ids.reserve(page.links.size());
   for (const auto& link : page.links)
-    ids.push_back(take_link(link, item.url, depth, too_deep, record));
+    ids.push_back(take_link(link, item.url, depth, too_deep, counts, taken));
   // The store's numbers of the page's tags, each looked up once, when a reference noted has it.
   std::vector<std::uint32_t> tags(page.tags.size(), stored_source::kNone);
+  const auto place = [](const page_reference& r) { return std::pair{r.line, r.column}; };
+  const std::pair<std::uint32_t, std::uint32_t> taken_up_to =
+      taken ? std::pair{taken->line, taken->column} : std::pair{0U, 0U};
   for (const auto& reference : page.references) {
     const auto id = ids[reference.link];
     if (!id) continue;
+    const reference_tag& written = page.tags[reference.tag];
+    if (taken != nullptr && !written.in_css()) {
+      if (place(reference) <= taken_up_to) continue;  // taken as the page came before
+      std::tie(taken->line, taken->column) =
+          std::max(place(reference), std::pair{taken->line, taken->column});
+    }
     std::uint32_t& tag = tags[reference.tag];
-    if (tag == stored_source::kNone)
-      tag = store_->tag_id(page.tags[reference.tag].element, page.tags[reference.tag].attribute);
+    if (tag == stored_source::kNone) tag = store_->tag_id(written.element, written.attribute);
     const stored_source source{
         .page = item.url, .line = reference.line, .column = reference.column, .tag = tag};
     store_->note_source(*id, source);
     if (reference.fragment && options_.fragments && !store_->external(*id))
       store_->note_fragment(*id, *reference.fragment, source);
   }
-  if (record.num_urls > 0)
-    spdlog::debug("got {} distinct urls from {}", record.num_urls, record.url);
 }
 
 std::optional<crawler::url_id> crawler::take_link(const page_link& link, url_id page, int depth,
-                                                  bool too_deep, fetch_record& record) {
+                                                  bool too_deep, link_counts& counts,
+                                                  pieces_taken* taken) {
   const std::string_view link_url = unaliased(link.url, aliased_);
   if (link_url.size() > max_url_length) {
-    spdlog::warn("{}: not following a link of {} bytes (the limit is {})", record.url,
+    spdlog::warn("{}: not following a link of {} bytes (the limit is {})", store_->url(page),
                  link_url.size(), max_url_length);
     return std::nullopt;
   }
   const bool resource = link.kind == reference_kind::resource;
   // A URL seen before passed the scope (or is a root): its patterns are not searched again.
   if (const auto seen = store_->find(link_url)) {
-    if (!store_->external(*seen)) ++record.num_urls;
+    if (!resource) store_->mark_resource(*seen, false);  // read when fetched: GET it
+    if (taken != nullptr && !taken->links.insert(*seen).second) return seen;  // noted before
+    if (!store_->external(*seen)) ++counts.urls;
     store_->note_link(page, *seen);
     store_->note_depth(*seen, depth);
-    if (!resource) store_->mark_resource(*seen, false);  // read when fetched: GET it
     return seen;
   }
   const auto url = http_url::of(link_url);  // the link taken apart once, here
   if (!url || plan_.get().status.skips(link_url)) return std::nullopt;  // mailto:, data: ...
+  std::optional<url_id> added;
   if (scope_.allows(*url)) {
-    ++record.num_urls;
-    if (too_deep) return std::nullopt;
-    ++record.num_new_urls;
-    return add_url(*url, options_.max_redirect, page, depth, {.resource = resource});
+    if (too_deep) {
+      if (taken == nullptr || taken->too_deep.emplace(link_url).second) ++counts.urls;
+      return std::nullopt;
+    }
+    ++counts.urls;
+    ++counts.new_urls;
+    added = add_url(*url, options_.max_redirect, page, depth, {.resource = resource});
+  } else if (!too_deep && checks_external(*url)) {
+    added =
+        add_url(*url, options_.max_redirect, page, depth, {.external = true, .resource = resource});
   }
-  if (too_deep || !checks_external(*url)) return std::nullopt;
-  return add_url(*url, options_.max_redirect, page, depth,
-                 {.external = true, .resource = resource});
+  if (added && taken != nullptr) taken->links.insert(*added);
+  return added;
 }
 
 asio::awaitable<page_links> crawler::parse(std::string body, const std::string& page_url,
@@ -212,6 +242,15 @@ crawler::body_hold::~body_hold() {
   owner_.bodies_held_ -= bytes_;
   if (owner_.bodies_held_ <= bodies_resume_at && owner_.frontier_.paused())
     owner_.frontier_.resume();
+}
+
+void crawler::page_sink::add(std::string_view bytes) {
+  page->add(bytes);
+  if (owner_.stopping_) return;
+  const page_links read = page->take_read();
+  if (read.references.empty()) return;
+  pieces_taken& taken = owner_.pieces_taken_[item_.url];
+  owner_.take_references(item_, read, taken.counts, &taken);
 }
 
 bool crawler::page_sink::take(std::string_view content_type, std::uint64_t length) {

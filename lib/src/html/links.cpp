@@ -30,6 +30,7 @@
 #include "html/markup_limiter.hpp"
 #include "html/parse_guard.hpp"
 #include "html/reference_list.hpp"
+#include "html/tag_references.hpp"
 #include "html/text_positions.hpp"
 #include "html/tree_references.hpp"
 #include "text/ascii.hpp"
@@ -42,13 +43,6 @@ using html::position_counter;
 using html::raw_text_end;
 using html::scan_tag;
 using html::text_position;
-
-// Parses `markup` and hands what it finds to `use`, while the tree lives; `use` is not called
-// when the parse did not complete.
-template <class Use>
-parse_outcome parse(std::string_view markup, parse_watch& watch, Use use) {
-  return parse_tree(markup, watch, [&](const GumboNode* document) { use(collect(document)); });
-}
 
 // The lower-case name of the tag whose '<' is at html[lt].
 std::string_view tag_name_at(std::string_view html, std::size_t lt, std::string& storage) {
@@ -64,7 +58,7 @@ page_links references_of_markup(std::string_view html, std::string_view markup,
                                 const offset_map& map, std::string_view page_url,
                                 std::string_view encoding, parse_watch& watch) {
   page_links page;
-  page.outcome = parse(markup, watch, [&](const found_links& found) {
+  page.outcome = parse_references(markup, watch, [&](const found_links& found) {
     // Where each element's tag is in the page, and the positions of those (and of <style>
     // texts) counted in one pass.
     std::vector<std::size_t> offsets;  // by element found: references, then styles
@@ -135,110 +129,6 @@ page_links references_of_markup(std::string_view html, std::string_view markup,
 }
 
 }  // namespace
-
-// The references of a page's link tags, chunk by chunk: each chunk is read (by gumbo where
-// its values need it) and freed in turn, so only one small tree is in memory at a time, and a
-// page read in pieces holds only the chunks not read yet. A chunk gumbo gives up on leaves the
-// others to be read; a stop or the budget ends the reading.
-class tag_references {
- public:
-  // `base`: the page's <base> as markup, or empty.
-  tag_references(std::string_view base, std::string_view page_url, std::string_view encoding,
-                 const parse_limits& limits)
-      : watch_(limits), list_(base_of(base, page_url), encoding) {}
-
-  void reserve(std::size_t references) { list_.reserve(references); }
-  // What is read from now on is bounded by `limits`.
-  void limit(const parse_limits& limits) { watch_ = parse_watch(limits); }
-
-  // Reads `chunk` of `tags`, whose anchors and styles its elements decode, and frees it.
-  void add(link_chunk& chunk, link_tags& tags) {
-    if (ended()) return;
-    if (chunk.plain) {  // what the chunk's tree would give, without one
-      for (const tag_place& at : chunk.places) {
-        if (const auto ended = watch_.poll()) {
-          outcome_ = *ended;
-          break;
-        }
-        plain_.clear();
-        plain_references(chunk, at, plain_);
-        for (const found_reference& reference : plain_)
-          list_.add(reference, {at.element, at.line, at.column});
-      }
-    } else {
-      read_tree(chunk, tags);
-    }
-    std::string{}.swap(chunk.markup);
-    std::vector<tag_place>{}.swap(chunk.places);
-  }
-
-  // The page, with the anchors and styles of `tags`.
-  page_links finish(link_tags& tags) && {
-    page_links page;
-    page.outcome = outcome_;
-    std::move(list_).take_into(page);
-    for (auto& anchor : tags.anchors) {
-      if (anchor) page.anchors.push_back(std::move(*anchor));
-    }
-    for (auto& style : tags.styles) {
-      if (style) page.styles.push_back(std::move(*style));
-    }
-    return page;
-  }
-
- private:
-  bool ended() const {
-    return outcome_ == parse_outcome::stopped || outcome_ == parse_outcome::over_budget;
-  }
-
-  std::string base_of(std::string_view base, std::string_view page_url) {
-    std::string resolved(page_url);
-    if (!base.empty()) {
-      outcome_ = parse(base, watch_, [&](const found_links& found) {
-        resolved = base_url(page_url, found.base_href);
-      });
-    }
-    return resolved;
-  }
-
-  void read_tree(link_chunk& chunk, link_tags& tags) {
-    const auto place_of = [&](const GumboNode* node) -> const tag_place* {
-      const std::size_t offset = node->v.element.start_pos.offset;
-      const auto it =
-          std::lower_bound(chunk.places.begin(), chunk.places.end(), offset,
-                           [](const tag_place& p, std::size_t o) { return p.offset < o; });
-      return it != chunk.places.end() && it->offset == offset ? &*it : nullptr;
-    };
-    const auto outcome = parse(chunk.markup, watch_, [&](const found_links& found) {
-      for (const found_reference& reference : found.references) {
-        if (const auto ended = watch_.poll()) {
-          outcome_ = *ended;
-          return;
-        }
-        if (const tag_place* at = place_of(reference.node))
-          list_.add(reference, {at->element, at->line, at->column});
-      }
-      for (const found_anchor& anchor : found.anchors) {
-        const tag_place* at = place_of(anchor.node);
-        const std::uint32_t slot =
-            at == nullptr ? kNoSlot : (anchor.name ? at->name_slot : at->id_slot);
-        if (slot != kNoSlot) tags.anchors[slot] = std::string(anchor.value);
-      }
-      for (const found_style& style : found.styles) {
-        const tag_place* at = place_of(style.node);
-        if (at == nullptr || !style.attribute || at->style_slot == kNoSlot) continue;
-        tags.styles[at->style_slot] =
-            inline_css{std::string(style.value), at->element, true, at->line, at->column};
-      }
-    });
-    if (outcome != parse_outcome::complete) outcome_ = outcome;
-  }
-
-  parse_watch watch_;
-  parse_outcome outcome_ = parse_outcome::complete;
-  reference_list list_;
-  std::vector<found_reference> plain_;
-};
 
 namespace {
 
@@ -354,6 +244,11 @@ void page_in_pieces::add(std::string_view piece) {
   // while they are few: a page that gives up then is read whole, not fetched again.
   constexpr std::size_t kKeptAtMost = 1024 * 1024;
   if (!start_.empty() && (references_ || start_.size() > kKeptAtMost)) std::string{}.swap(start_);
+}
+
+page_links page_in_pieces::take_read() {
+  if (!references_) return {};
+  return references_->take();
 }
 
 page_links page_in_pieces::finish(const parse_limits& limits) {

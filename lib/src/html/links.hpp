@@ -57,6 +57,12 @@ struct reference_tag {
   /// CSS, "style" (a style attribute), "url" or "import".
   std::string_view attribute;
 
+  /// Whether a reference of this tag is in CSS (a style attribute's or element's url(),
+  /// image-set() or @import) rather than an attribute's value.
+  bool in_css() const {
+    return attribute == "style" || attribute == "url" || attribute == "import";
+  }
+
   bool operator==(const reference_tag&) const = default;
 };
 
@@ -177,11 +183,17 @@ class page_in_pieces {
 
   /// The page's next bytes.
   void add(std::string_view piece);
-  /// What extract_links_taking would find in the page, whose last bytes were added; or, when
-  /// its link tags alone could not say (the page needs a tree, which only the whole page
-  /// gives), nothing and the outcome needs_whole_page: then it must be read whole. Call once.
+  /// What extract_links_taking would find in the page, whose last bytes were added, but for
+  /// the references take_read() gave; or, when its link tags alone could not say (the page
+  /// needs a tree, which only the whole page gives), nothing and the outcome
+  /// needs_whole_page: then it must be read whole. Call once.
   /// `limits` bound what is read then; what add() read had the default ones (parse_limits).
   page_links finish(const parse_limits& limits = {});
+  /// The references of the chunks read so far that no take_read() gave yet, with their
+  /// links (a link may come again in a later take), tags and text, and the page's base; no
+  /// anchors or inline CSS: finish() gives those, and the references read after the last
+  /// take. Taken as they come, a big page's references are not held until its end.
+  page_links take_read();
   /// The bytes held: what is not read yet, and the page's bytes while they are kept.
   std::size_t held() const;
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "html/attribute_values.hpp"
+#include "html/gumbo_parse.hpp"
 #include "html/links.hpp"
 
 namespace corocrawl {
@@ -61,5 +62,12 @@ void element_references(GumboTag tag, bool html, bool svg, const element_attribu
 // Iterative pre-order walk: a deep document must not overflow the stack. Template contents
 // are walked too (their links reach users once scripts run), but hold no anchor or base.
 found_links collect(const GumboNode* document);
+
+/// Parses `markup` (parse_tree, gumbo_parse.hpp) and hands what collect() finds to `use`,
+/// while the tree lives; `use` is not called when the parse did not complete.
+template <class Use>
+parse_outcome parse_references(std::string_view markup, parse_watch& watch, Use use) {
+  return parse_tree(markup, watch, [&](const GumboNode* document) { use(collect(document)); });
+}
 
 }  // namespace corocrawl
