@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <random>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "html/links.hpp"
 #include "links_test_support.hpp"
@@ -74,6 +76,39 @@ TEST(PageInPieces, FindsWhatReadingTheWholePageFindsHoweverItIsCut) {
     const page_links whole = extract_links_taking(std::string(html), kPage, {}, "utf-8");
     for (const std::size_t most : {1, 100, 20'000})
       expect_same(read_in_pieces(html, random, most), whole, html);
+  }
+}
+
+// The crawl takes a big page's references as each chunk is read (take_read), before the page
+// ends: those taken, then those finish() gives, are the whole page's, in its order. (A link's
+// kind is the takes' own: a later take may make a link a document.)
+TEST(PageInPieces, ReferencesTakenAsTheyAreReadAndThoseLeftAreTheWholePages) {
+  std::mt19937 random(20261128);
+  const auto places = [](const page_links& page) {
+    std::vector<flat_reference> out = flat(page);
+    for (flat_reference& r : out)
+      r.kind = reference_kind::document;
+    return out;
+  };
+  for (int i = 0; i < 10; ++i) {
+    const std::string html = page_of(random, 6000 + static_cast<int>(random() % 3000));
+    const page_links whole = extract_links_taking(std::string(html), kPage, {}, "utf-8");
+    page_in_pieces page(std::string(kPage), "utf-8");
+    std::vector<flat_reference> taken;
+    int takes = 0;
+    int before_the_end = 0;
+    for (std::size_t at = 0; at < html.size(); at += 4096) {
+      page.add(std::string_view(html).substr(at, 4096));
+      const page_links read = page.take_read();
+      if (read.references.empty()) continue;
+      ++takes;
+      if (at + 4096 < html.size()) ++before_the_end;
+      std::ranges::copy(places(read), std::back_inserter(taken));
+    }
+    std::ranges::copy(places(page.finish()), std::back_inserter(taken));
+    EXPECT_GE(takes, 2);
+    EXPECT_GE(before_the_end, 1);
+    EXPECT_EQ(taken, places(whole));
   }
 }
 

@@ -302,7 +302,8 @@ std::uint32_t link_index::tag(std::string_view element, std::string_view attribu
     if (tags[k - 1].attribute == attribute && tags[k - 1].element == element)
       return static_cast<std::uint32_t>(k - 1);
   }
-  // The element's text kept once while the pair is among the last few (not once a pair).
+  // A new pair takes its element's name from one of the last few pairs when it is there: a
+  // page keeps each name it uses many times once, not once a pair.
   std::string_view kept;
   for (std::size_t k = tags.size(); k > first && kept.empty(); --k) {
     if (tags[k - 1].element == element) kept = tags[k - 1].element;
