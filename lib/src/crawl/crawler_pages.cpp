@@ -122,14 +122,12 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   } else if (page.outcome == parse_outcome::complete && is_html(media->type) && whole) {
     store_->note_anchors(item.url, page.anchors);
   }
-  const auto taken = pieces_taken_.find(item.url);  // a page read in pieces took some in
-  link_counts counts;
-  if (taken == pieces_taken_.end()) {
-    take_references(item, page, counts, nullptr);
-  } else {
-    take_references(item, page, taken->second.counts, &taken->second);
-    counts = taken->second.counts;
-  }
+  // A page read in pieces took some in as it came, and counted its links there.
+  const auto found = pieces_taken_.find(item.url);
+  pieces_taken* taken = found == pieces_taken_.end() ? nullptr : &found->second;
+  link_counts own;
+  link_counts& counts = taken != nullptr ? taken->counts : own;
+  take_references(item, page, counts, taken);
   record.num_urls = counts.urls;
   record.num_new_urls = counts.new_urls;
   if (record.num_urls > 0)
