@@ -170,7 +170,8 @@ class crawler {
   };
   /// Takes the body of a big HTML page of the site as it arrives, to be read in pieces
   /// (page_in_pieces) rather than held whole: bodies announced larger than big_page. The
-  /// references of each chunk read are taken in as it comes (take_read).
+  /// references of each chunk read are taken in as it comes (take_read). A body it does not
+  /// take is counted in bodies_held_ until the fetch ends.
   class page_sink final : public body_sink {
    public:
     // `item` and `url` (the store's text) outlive the sink.
