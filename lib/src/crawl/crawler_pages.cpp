@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/use_awaitable.hpp>
 
 #include "config/plan_details.hpp"
@@ -252,15 +253,19 @@ void crawler::page_sink::add(std::string_view bytes) {
 }
 
 bool crawler::page_sink::take(std::string_view content_type, std::uint64_t length) {
-  if (length <= big_page) {  // kept whole: counted while the fetch lasts
-    held_.reset();
-    held_.emplace(owner_, static_cast<std::size_t>(length));
-    return false;
+  if (length > big_page) {
+    const auto media = parse_content_type(content_type);
+    if (media && is_html(media->type)) {
+      page.emplace(std::string(page_url), std::string(media->charset.value_or("")));
+      return true;
+    }
   }
-  const auto media = parse_content_type(content_type);
-  if (!media || !is_html(media->type)) return false;
-  page.emplace(std::string(page_url), std::string(media->charset.value_or("")));
-  return true;
+  // Kept whole: counted while the fetch lasts, as what the client reads of it at most (a
+  // hostile Content-Length may announce anything).
+  held_.reset();
+  held_.emplace(
+      owner_, static_cast<std::size_t>(std::min<std::uint64_t>(length, owner_.options_.max_body)));
+  return false;
 }
 
 }  // namespace corocrawl
