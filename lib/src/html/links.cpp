@@ -298,15 +298,13 @@ std::uint32_t link_index::tag(std::string_view element, std::string_view attribu
   constexpr std::size_t kLooked = 16;
   auto& tags = page_.tags;
   const std::size_t first = tags.size() > kLooked ? tags.size() - kLooked : 0;
-  for (std::size_t k = tags.size(); k > first; --k) {
-    if (tags[k - 1].attribute == attribute && tags[k - 1].element == element)
-      return static_cast<std::uint32_t>(k - 1);
-  }
   // A new pair takes its element's name from one of the last few pairs when it is there: a
   // page keeps each name it uses many times once, not once a pair.
   std::string_view kept;
-  for (std::size_t k = tags.size(); k > first && kept.empty(); --k) {
-    if (tags[k - 1].element == element) kept = tags[k - 1].element;
+  for (std::size_t k = tags.size(); k > first; --k) {
+    if (tags[k - 1].element != element) continue;
+    if (tags[k - 1].attribute == attribute) return static_cast<std::uint32_t>(k - 1);
+    kept = tags[k - 1].element;
   }
   if (kept.empty()) kept = keep(element);
   tags.push_back({kept, attribute});
