@@ -39,6 +39,8 @@ class reference_list {
 
   // Makes room for `references` references (a page's reference tags give about one each).
   void reserve(std::size_t references) { found_.references.reserve(references); }
+  // Whether no reference was added.
+  bool empty() const { return found_.references.empty(); }
 
   void take_into(page_links& page) &&;
 

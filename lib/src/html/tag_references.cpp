@@ -37,6 +37,7 @@ void tag_references::add(link_chunk& chunk, link_tags& tags) {
 
 page_links tag_references::take() {
   page_links page;
+  if (list_->empty()) return page;  // asked after every piece: most have ended no chunk
   std::move(*list_).take_into(page);
   list_.emplace(page.base, encoding_);
   return page;
