@@ -137,12 +137,14 @@ TEST(CrawlStore, ProblemsListMissingFragmentsAmongTheBrokenUrlsByUrl) {
   const auto bang = store->add_url("http://a.test/a-doc!", root);
   const auto slow = store->add_url("http://a.test/slow", root);  // a warning
   const source_at from_root{.page = root, .element = "a", .attribute = "href", .line = 3};
-  store->finish(root, {.status = 200}, verdict::ok, std::vector<std::string>{});
+  store->note_anchors(root, std::vector<std::string>{});
+  store->finish(root, {.status = 200}, verdict::ok);
   store->finish(a, {.status = 404}, verdict::broken);
   store->finish(ab, {.status = 410}, verdict::broken);
   store->finish(bang, {.status = 404}, verdict::broken);
   store->note_fragment(doc, "gone", from_root);  // waits for the page
-  store->finish(doc, {.status = 200}, verdict::ok, std::vector<std::string>{"here"});
+  store->note_anchors(doc, std::vector<std::string>{"here"});
+  store->finish(doc, {.status = 200}, verdict::ok);
   store->note_fragment(doc, "here", from_root);
   store->note_fragment(doc, "also-gone", source_at{.page = root, .line = 9, .column = 2});
   store->note_fragment(doc, "gone", source_at{.page = root, .line = 1});  // one link, two places
@@ -194,7 +196,8 @@ TEST(CrawlStore, AnchorsNotedBeforeThePageIsFinishedCheckItsOwnFragmentsAtOnce) 
 TEST(CrawlStore, MissingFragmentsOfManyPagesComeInTheOrderOfTheirText) {
   auto store = std::make_shared<crawl_store>();
   const auto root = store->add_url("http://a.test/", std::nullopt);
-  store->finish(root, {.status = 200}, verdict::ok, std::vector<std::string>{});
+  store->note_anchors(root, std::vector<std::string>{});
+  store->finish(root, {.status = 200}, verdict::ok);
   std::mt19937 random(7);  // NOLINT(cert-msc32-c,cert-msc51-cpp): the same pages each run
   const std::string_view letters = "x!-/.~";
   std::vector<std::string> expected;
@@ -205,7 +208,8 @@ TEST(CrawlStore, MissingFragmentsOfManyPagesComeInTheOrderOfTheirText) {
       url += letters[random() % letters.size()];
     if (store->find(url)) continue;
     const auto id = store->add_url(url, root);
-    store->finish(id, {.status = 200}, verdict::ok, std::vector<std::string>{"kept"});
+    store->note_anchors(id, std::vector<std::string>{"kept"});
+    store->finish(id, {.status = 200}, verdict::ok);
     const int fragments = 1 + static_cast<int>(random() % 3);
     for (int k = 0; k < fragments; ++k) {
       const std::string fragment = std::string(1, "zay!-"[random() % 5]) + std::to_string(k);
@@ -310,13 +314,15 @@ void expect_read_in_turn_as_indexed(const built_list<T>& list, ExpectSame expect
 TEST(CrawlStore, ItemsReadIntoOneObjectAreTheItemsReadOneByOne) {
   auto store = std::make_shared<crawl_store>();
   const auto root = store->add_url("http://a.test/", std::nullopt);
+  store->note_anchors(root, std::vector<std::string>{});
   store->finish(root, {.status = 200, .content_type = "text/html", .encoding = "utf-8"},
-                verdict::ok, std::vector<std::string>{});
+                verdict::ok);
   std::vector<crawl_store::url_id> pages;
   for (int i = 0; i < 6; ++i) {
     const auto page = store->add_url("http://a.test/p" + std::to_string(i), root);
     pages.push_back(page);
-    store->finish(page, {.status = 200}, verdict::ok, std::vector<std::string>{"kept"});
+    store->note_anchors(page, std::vector<std::string>{"kept"});
+    store->finish(page, {.status = 200}, verdict::ok);
   }
   const auto moved = store->add_url("http://a.test/moved", root);
   store->finish(moved, {.status = 301, .next_url = "http://a.test/p0"}, verdict::ok);

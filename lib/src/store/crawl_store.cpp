@@ -79,8 +79,7 @@ void crawl_store::note_fragment(url_id to, std::string_view fragment, const stor
   fragments_.note(to, fragment, source, page_state_of(to));
 }
 
-void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning,
-                         std::optional<std::span<const std::string>> anchors) {
+void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning) {
   auto& done = entries_[id];
   done.finished = true;
   ++finished_[static_cast<std::size_t>(meaning)];
@@ -101,12 +100,7 @@ void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning,
   done.next_url = label(record.next_url);
   done.error = label(record.error);
   done.kind = kind_of(record);
-  if (done.anchors) return;  // noted before
-  if (anchors) {
-    note_anchors(id, *anchors);
-  } else {
-    fragments_.page_done(id, [this](url_id url) { return page_state_of(url); });
-  }
+  if (!done.anchors) fragments_.page_done(id, [this](url_id url) { return page_state_of(url); });
 }
 
 void crawl_store::note_anchors(url_id id, std::span<const std::string> anchors) {

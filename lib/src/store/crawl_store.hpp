@@ -99,16 +99,14 @@ class crawl_store final : public record_source {
   std::uint32_t tag_id(std::string_view element, std::string_view attribute);
 
   /// HTML page `id`, parsed completely, has `anchors` (its ids): the fragments pointing into
-  /// it are checked from now on, before the page is finished. Once a page; finish() then
-  /// takes no anchors.
+  /// it are checked from now on, before the page is finished. Once a page, before finish().
   void note_anchors(url_id id, std::span<const std::string> anchors);
 
   /// Stores the record of `id` (`record.url` and `record.referrer` are not read: the store
   /// knows them) and what it means. Unless it is ok, the pages linking to `id` and their
-  /// sources are kept for the report, else they go. `anchors`: the ids of an HTML page
-  /// parsed completely, for the fragments pointing into it, unless note_anchors() gave them.
-  void finish(url_id id, const fetch_record& record, verdict meaning,
-              std::optional<std::span<const std::string>> anchors = std::nullopt);
+  /// sources are kept for the report, else they go. The fragments pointing into a page
+  /// without anchors (note_anchors) are checked where its redirects lead, or not at all.
+  void finish(url_id id, const fetch_record& record, verdict meaning);
 
   /// The distinct pages linking to `id`, sorted.
   std::vector<std::string> referrers(url_id id) const;
