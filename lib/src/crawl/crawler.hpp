@@ -27,6 +27,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "corocrawl/crawl.hpp"
@@ -197,10 +198,9 @@ class crawler {
   /// again from its start. The references at its tags up to the last place taken were taken
   /// (references in CSS come only with the page's end).
   struct pieces_taken {
-    std::unordered_set<url_id> links;          // noted as linked from the page
-    std::unordered_set<std::string> too_deep;  // in scope, counted, not added
-    std::uint32_t line = 0;                    // the last place taken
-    std::uint32_t column = 0;
+    std::unordered_set<url_id> links;                    // noted as linked from the page
+    std::unordered_set<std::string> too_deep;            // in scope, counted, not added
+    std::pair<std::uint32_t, std::uint32_t> last{0, 0};  // the last place taken (line, column)
     link_counts counts;
   };
   /// Takes in the links and references of `page`, of item `item`: the URLs it references

@@ -150,17 +150,15 @@ void crawler::take_references(const work_item& item, const page_links& page, lin
     ids.push_back(take_link(link, item.url, depth, too_deep, counts, taken));
   // The store's numbers of the page's tags, each looked up once, when a reference noted has it.
   std::vector<std::uint32_t> tags(page.tags.size(), stored_source::kNone);
-  const auto place = [](const page_reference& r) { return std::pair{r.line, r.column}; };
-  const std::pair<std::uint32_t, std::uint32_t> taken_up_to =
-      taken ? std::pair{taken->line, taken->column} : std::pair{0U, 0U};
+  const auto taken_up_to = taken != nullptr ? taken->last : std::pair{0U, 0U};
   for (const auto& reference : page.references) {
     const auto id = ids[reference.link];
     if (!id) continue;
     const reference_tag& written = page.tags[reference.tag];
     if (taken != nullptr && !written.in_css()) {
-      if (place(reference) <= taken_up_to) continue;  // taken as the page came before
-      std::tie(taken->line, taken->column) =
-          std::max(place(reference), std::pair{taken->line, taken->column});
+      const std::pair place{reference.line, reference.column};
+      if (place <= taken_up_to) continue;  // taken as the page came before
+      taken->last = std::max(taken->last, place);
     }
     std::uint32_t& tag = tags[reference.tag];
     if (tag == stored_source::kNone) tag = store_->tag_id(written.element, written.attribute);
