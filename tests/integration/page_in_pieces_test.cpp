@@ -59,6 +59,12 @@ testing::handler without_length(std::string body) {
   };
 }
 
+// The status line and headers of a 200 UTF-8 page announcing `body`'s length.
+std::string head_of(const std::string& body) {
+  return "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: " +
+         std::to_string(body.size()) + "\r\n\r\n";
+}
+
 testing::handler with_length(std::string body, std::string content_type) {
   return [body = std::move(body), content_type = std::move(content_type)](
              const testing::request&) -> boost::asio::awaitable<testing::reply> {
@@ -108,6 +114,15 @@ class PageInPiecesTest : public ::testing::Test {
     return counts;
   }
 
+  // Expects what the crawl noted of "/in-pieces" to be what it noted of "/whole", the same
+  // page read whole: the places of its broken links, its referrals, its count of links.
+  void expect_read_as_whole(const crawl_result& result) const {
+    EXPECT_EQ(places_in(result, "/in-pieces"), places_in(result, "/whole"));
+    EXPECT_EQ(referrals_in(result, "/in-pieces"), referrals_in(result, "/whole"));
+    EXPECT_EQ(testing::record(result, server_.url("/in-pieces")).num_urls,
+              testing::record(result, server_.url("/whole")).num_urls);
+  }
+
   test_server server_;
 };
 
@@ -147,10 +162,7 @@ TEST_F(PageInPiecesTest, TakesInTheReferencesOfEachChunkAsItIsRead) {
   using clock = std::chrono::steady_clock;
   testing::hostile::hostile_server hostile;
   const std::string page = big_page();
-  const std::string head =
-      "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
-      "Content-Length: " +
-      std::to_string(page.size()) + "\r\n\r\n";
+  const std::string head = head_of(page);
   const std::size_t half = page.size() / 2;  // some 4,000 links
   std::atomic<clock::rep> page_asked{0};
   std::atomic<clock::rep> early_asked{0};
@@ -185,20 +197,15 @@ TEST_F(PageInPiecesTest, APageCutShortIsReadAgainWithoutNotingTwice) {
       "/in-pieces",
       [page, asked](const testing::request&) -> boost::asio::awaitable<testing::reply> {
         if (++*asked == 1) {
-          co_return testing::raw_bytes{
-              "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: " +
-              std::to_string(page.size()) + "\r\n\r\n" + page.substr(0, page.size() * 3 / 5)};
+          co_return testing::raw_bytes{head_of(page) + page.substr(0, page.size() * 3 / 5)};
         }
         co_return testing::response{200, "text/html; charset=utf-8", page};
       });
   server_.add_handler("/whole", without_length(page));
   const auto result = crawl();
   EXPECT_EQ(server_.requests_for("/in-pieces"), 2U);
-  EXPECT_EQ(places_in(result, "/in-pieces"), places_in(result, "/whole"));
-  EXPECT_EQ(referrals_in(result, "/in-pieces"), referrals_in(result, "/whole"));
-  const auto record = testing::record(result, server_.url("/in-pieces"));
-  EXPECT_EQ(record.tries, 2);
-  EXPECT_EQ(record.num_urls, testing::record(result, server_.url("/whole")).num_urls);
+  expect_read_as_whole(result);
+  EXPECT_EQ(testing::record(result, server_.url("/in-pieces")).tries, 2);
 }
 
 TEST_F(PageInPiecesTest, APageThatNeedsATreeIsFetchedAgainAndReadWhole) {
@@ -208,15 +215,12 @@ TEST_F(PageInPiecesTest, APageThatNeedsATreeIsFetchedAgainAndReadWhole) {
   server_.add_handler("/in-pieces", with_length(page, "text/html; charset=utf-8"));
   server_.add_handler("/whole", without_length(page));
   const auto result = crawl();
-  EXPECT_EQ(places_in(result, "/in-pieces"), places_in(result, "/whole"));
+  // Its chunks read before the <select> were taken in: read again whole, it adds only what
+  // comes after them, each link of the page noted once.
+  expect_read_as_whole(result);
   EXPECT_FALSE(places_in(result, "/in-pieces").empty());
   EXPECT_EQ(server_.requests_for("/in-pieces"), 2U);
   EXPECT_EQ(server_.requests_for("/whole"), 1U);
-  // Its chunks read before the <select> were taken in: read again whole, it adds only what
-  // comes after them, each link of the page noted once.
-  EXPECT_EQ(referrals_in(result, "/in-pieces"), referrals_in(result, "/whole"));
-  EXPECT_EQ(testing::record(result, server_.url("/in-pieces")).num_urls,
-            testing::record(result, server_.url("/whole")).num_urls);
 }
 
 TEST_F(PageInPiecesTest, APageThatNeedsATreeFromItsStartIsReadWholeOnce) {
