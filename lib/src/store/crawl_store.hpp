@@ -236,7 +236,7 @@ class crawl_store final : public record_source {
   // The (element, attribute) pairs of the sources, each stored once.
   std::vector<std::pair<std::string, std::string>> tags_;
   std::unordered_map<std::string, std::uint32_t> tag_ids_;  // "element\x1fattribute"
-  std::string tag_key_;                                     // stored()'s scratch
+  std::string tag_key_;                                     // tag_id()'s scratch
   std::vector<std::size_t> prefetch_hashes_;                // prefetch()'s scratch
   std::vector<url_id> prefetch_ids_;
   fragment_checks fragments_;
