@@ -11,7 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "store/referrer_lists.hpp"
+#include "store/packed_source.hpp"
+#include "store/pooled_lists.hpp"
 #include "store/url_table.hpp"
 
 namespace corocrawl {
@@ -227,6 +228,12 @@ TEST(CrawlStore, MissingFragmentsOfManyPagesComeInTheOrderOfTheirText) {
   EXPECT_EQ(urls, expected);
 }
 
+// A link from `page`, on line `line`.
+source_at link_from(crawl_store::url_id page, std::uint32_t line = 1) {
+  return {.page = page, .element = "a", .attribute = "href", .line = line, .column = 1};
+}
+
+// A URL's referrers are its first referrer and the pages of its sources and redirects.
 TEST(CrawlStore, ReferrersAreKeptOnlyWhileAUrlMayTurnOutBroken) {
   crawl_store store;
   const auto root = store.add_url("http://a.test/", std::nullopt);
@@ -236,25 +243,34 @@ TEST(CrawlStore, ReferrersAreKeptOnlyWhileAUrlMayTurnOutBroken) {
   for (int i = 0; i < 40; ++i)  // more than a block holds
     pages.push_back(store.add_url("http://a.test/p" + std::to_string(i), root));
   for (const auto page : pages) {
-    store.note_link(page, fine);
-    store.note_link(page, broken);
+    store.note_source(fine, link_from(page));
+    store.note_source(broken, link_from(page));
   }
-  store.note_link(pages[3], broken);  // twice: listed once
+  store.note_source(broken, link_from(pages[3], 2));  // twice: listed once
   store.finish(fine, {.status = 200}, verdict::ok);
   store.finish(broken, {.status = 404}, verdict::broken);
-  store.note_link(root, fine);        // fine: not kept
-  store.note_link(pages[0], broken);  // broken: still listed
+  store.note_source(fine, link_from(root));           // fine: not kept
+  store.note_source(broken, link_from(pages[0], 3));  // broken: still listed
   EXPECT_TRUE(store.referrers(fine).empty());
+  EXPECT_TRUE(store.sources(fine).empty());
   const auto referrers = store.referrers(broken);
   ASSERT_EQ(referrers.size(), 41u);
   EXPECT_EQ(referrers.front(), "http://a.test/");
   EXPECT_TRUE(std::ranges::is_sorted(referrers));
+  EXPECT_EQ(store.sources(broken).size(), 42u);
+
+  // A redirect is a referrer with no source.
+  const auto moved = store.add_url("http://a.test/moved", pages[1]);
+  store.note_redirect(moved, broken);
+  EXPECT_EQ(store.referrers(broken).size(), 42u);
+  EXPECT_EQ(store.sources(broken).size(), 42u);
+  EXPECT_TRUE(store.linked(broken));
 
   // Freed blocks are reused: the lists of new URLs fit in what `fine` gave back.
   for (int i = 0; i < 3; ++i) {
     const auto next = store.add_url("http://a.test/n" + std::to_string(i), root);
     for (const auto page : pages)
-      store.note_link(page, next);
+      store.note_source(next, link_from(page));
     EXPECT_EQ(store.referrers(next).size(), 41u);
     store.finish(next, {.status = 200}, verdict::ok);
   }
@@ -272,10 +288,8 @@ TEST(CrawlStore, SortingForTheReportsKeepsTheListsTheyRead) {
   for (int i = 0; i < 30; ++i)  // several blocks of each kind
     pages.push_back(store->add_url("http://a.test/p" + std::to_string(i), root));
   for (const auto page : pages) {
-    for (const auto target : {broken, trap, pending}) {
-      store->note_link(page, target);
-      store->note_source(target, {.page = page, .element = "a", .attribute = "href", .line = 7});
-    }
+    for (const auto target : {broken, trap, pending})
+      store->note_source(target, link_from(page, 7));
   }
   store->finish(root, {.status = 200}, verdict::ok);
   store->finish(broken, {.status = 404}, verdict::broken);
@@ -366,23 +380,52 @@ TEST(CrawlStore, ItemsReadIntoOneObjectAreTheItemsReadOneByOne) {
   EXPECT_FALSE(broken.for_each([](const broken_link&) { return false; }));
 }
 
-TEST(ReferrerLists, ListsShareOnePoolOfBlocks) {
-  referrer_lists lists;
-  referrer_lists::handle a = referrer_lists::kEmpty;
-  referrer_lists::handle b = referrer_lists::kEmpty;
-  for (referrer_lists::id i = 0; i < 20; ++i) {
-    lists.add(a, i);
-    lists.add(b, 100 + i);
+TEST(PooledLists, ListsShareOnePoolOfBlocks) {
+  using lists_of_places = pooled_lists<packed_source, 3>;
+  lists_of_places lists;
+  lists_of_places::handle a = lists_of_places::kEmpty;
+  lists_of_places::handle b = lists_of_places::kEmpty;
+  for (std::uint32_t i = 0; i < 20; ++i) {
+    lists.add(a, source_packing::redirect(i));
+    lists.add(b, source_packing::redirect(100 + i));
   }
-  auto ids = lists.ids(a);
-  std::ranges::sort(ids);
-  ASSERT_EQ(ids.size(), 20u);
-  EXPECT_EQ(ids.front(), 0u);
-  EXPECT_EQ(ids.back(), 19u);
+  std::vector<std::uint32_t> pages;
+  for (const packed_source& source : lists.entries(a))
+    pages.push_back(source.page);
+  std::ranges::sort(pages);
+  ASSERT_EQ(pages.size(), 20u);
+  EXPECT_EQ(pages.front(), 0u);
+  EXPECT_EQ(pages.back(), 19u);
   lists.clear(a);
-  EXPECT_EQ(a, referrer_lists::kEmpty);
-  EXPECT_TRUE(lists.ids(a).empty());
-  EXPECT_EQ(lists.ids(b).size(), 20u);
+  EXPECT_EQ(a, lists_of_places::kEmpty);
+  EXPECT_TRUE(lists.entries(a).empty());
+  EXPECT_EQ(lists.entries(b).size(), 20u);
+}
+
+// A place is 12 bytes in the lists; those whose column or tag does not fit are kept whole
+// aside, and every place reads back as it was.
+TEST(SourcePacking, EveryPlaceReadsBackAsItWas) {
+  source_packing packing;
+  const std::vector<stored_source> places = {
+      {.page = 1, .line = 7, .column = 12, .tag = 0},
+      {.page = 2, .line = 0xffff'fffe, .column = 0xff'ffff, .tag = 253},  // the widest to fit
+      {.page = 3, .line = 1, .column = 0x100'0000, .tag = 4},             // a column too far
+      {.page = 4, .line = 2, .column = 3, .tag = 254},                    // a tag too far
+      {.page = 5, .line = 9, .column = 0xffff'ffff, .tag = 0xffff'ffff},
+  };
+  std::vector<packed_source> packed;
+  for (const stored_source& place : places)
+    packed.push_back(packing.pack(place));
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    const stored_source read = packing.unpack(packed[i]);
+    EXPECT_EQ(read.page, places[i].page) << i;
+    EXPECT_EQ(read.line, places[i].line) << i;
+    EXPECT_EQ(read.column, places[i].column) << i;
+    EXPECT_EQ(read.tag, places[i].tag) << i;
+    EXPECT_FALSE(packed[i].redirect()) << i;
+  }
+  EXPECT_TRUE(source_packing::redirect(6).redirect());
+  EXPECT_EQ(source_packing::redirect(6).page, 6u);
 }
 
 TEST(RecordList, ReadsLikeAVectorOfRecords) {

@@ -13,8 +13,8 @@ namespace {
 
 using state = fragment_checks::page_state;
 
-stored_source from_line(std::uint32_t line) {
-  return {.page = 0, .line = line, .column = 1, .tag = 0};
+packed_source from_line(std::uint32_t line) {
+  return {.page = 0, .line = line, .column_tag = 1 << 8};
 }
 
 // The missing references as "target#fragment@line", sorted.

@@ -58,7 +58,7 @@ void crawler::follow_redirect(const work_item& item, const http_response& respon
   }
   record.next_url = *next;
   if (const auto seen = store_->find(*next)) {  // chains that meet are fetched once
-    store_->note_link(item.url, *seen);
+    store_->note_redirect(item.url, *seen);
     store_->note_depth(*seen, store_->depth(item.url));
     if (store_->redirects_reach(*seen, item.url, options_.max_redirect + 1)) {
       record.error = "redirect loop";
@@ -185,7 +185,6 @@ std::optional<crawler::url_id> crawler::take_link(const page_link& link, url_id 
     if (!resource) store_->mark_resource(*seen, false);  // read when fetched: GET it
     if (taken != nullptr && !taken->links.insert(*seen).second) return seen;  // noted before
     if (!store_->external(*seen)) ++counts.urls;
-    store_->note_link(page, *seen);
     store_->note_depth(*seen, depth);
     return seen;
   }

@@ -22,7 +22,6 @@ crawl_store::url_id crawl_store::add_url(std::string_view url, std::optional<url
   if (referrer) {
     added.linked = *referrer != id;
     added.referrer = *referrer;
-    referrer_lists_.add(added.referrers, *referrer);
   }
   return id;
 }
@@ -43,9 +42,7 @@ void crawl_store::prefetch(std::span<const std::string_view> urls) {
   }
   for (const url_id id : prefetch_ids_) {
     urls_.prefetch_text(id);
-    const entry& e = entries_[id];
-    referrer_lists_.prefetch(e.referrers);
-    source_lists_.prefetch(e.sources);
+    source_lists_.prefetch(entries_[id].sources);
   }
 }
 
@@ -63,20 +60,21 @@ void crawl_store::hold(url_id id, std::string_view reason) {
   entries_[id].error = label(std::string(reason));
 }
 
-void crawl_store::note_link(url_id from, url_id to) {
-  auto& target = entries_[to];
-  target.linked = target.linked || from != to;
-  if (!target.finished || target.keeps_referrers) referrer_lists_.add(target.referrers, from);
-}
-
 void crawl_store::note_source(url_id to, const stored_source& source) {
   auto& target = entries_[to];
-  if (!target.finished || target.keeps_referrers) source_lists_.add(target.sources, source);
+  target.linked = target.linked || source.page != to;
+  if (keeps_sources(target)) source_lists_.add(target.sources, packing_.pack(source));
+}
+
+void crawl_store::note_redirect(url_id from, url_id to) {
+  auto& target = entries_[to];
+  target.linked = target.linked || from != to;
+  if (keeps_sources(target)) source_lists_.add(target.sources, source_packing::redirect(from));
 }
 
 void crawl_store::note_fragment(url_id to, std::string_view fragment, const stored_source& source) {
   if (fragment_checks::always_present(fragment)) return;
-  fragments_.note(to, fragment, source, page_state_of(to));
+  fragments_.note(to, fragment, packing_.pack(source), page_state_of(to));
 }
 
 void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning) {
@@ -85,10 +83,7 @@ void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning)
   ++finished_[static_cast<std::size_t>(meaning)];
   done.meaning = static_cast<std::uint8_t>(meaning);
   done.keeps_referrers = meaning != verdict::ok;
-  if (!done.keeps_referrers) {
-    referrer_lists_.clear(done.referrers);
-    source_lists_.clear(done.sources);
-  }
+  if (!done.keeps_referrers) source_lists_.clear(done.sources);
   done.head = record.method == "HEAD";
   done.cached = record.cached;
   done.size_low = static_cast<std::uint32_t>(record.size);
@@ -165,6 +160,7 @@ bool crawl_store::redirects_reach(url_id start, url_id goal, int max_hops) const
 
 void crawl_store::sort_by_url() {
   drop_lists_not_reported();
+  sorted_ = true;
   fragments_.end_checks();
   give_back_freed_memory();  // else the reports' large vectors come from new pages
   order_.clear();
@@ -189,37 +185,31 @@ void crawl_store::sort_by_url() {
 }
 
 void crawl_store::drop_lists_not_reported() {
-  // The new pools are built aside and swapped in: should memory run out meanwhile (as in a
+  // The new pool is built aside and swapped in: should memory run out meanwhile (as in a
   // crawl that failed for want of it), the lists stay as they were, which hold what the
   // reports read and more.
-  struct kept_lists {
+  struct kept_list {
     url_id id;
-    referrer_lists::handle referrers;
     source_lists::handle sources;
   };
   try {
-    referrer_lists referrers;
     source_lists sources;
-    std::vector<kept_lists> kept;
+    std::vector<kept_list> kept;
     for (url_id id = 0; id < entries_.size(); ++id) {
       const entry& e = entries_[id];
       if (!(e.finished && e.keeps_referrers) && !is_skipped(e)) continue;
-      kept_lists lists{id, referrer_lists::kEmpty, source_lists::kEmpty};
-      for (const url_id page : referrer_lists_.ids(e.referrers))
-        referrers.add(lists.referrers, page);
-      for (const stored_source& source : source_lists_.entries(e.sources))
-        sources.add(lists.sources, source);
-      kept.push_back(lists);
+      kept_list list{id, source_lists::kEmpty};
+      for (const packed_source& source : source_lists_.entries(e.sources))
+        sources.add(list.sources, source);
+      kept.push_back(list);
     }
     auto next = kept.begin();  // nothing from here on allocates
     for (url_id id = 0; id < entries_.size(); ++id) {
       entry& e = entries_[id];
       const bool keeps = next != kept.end() && next->id == id;
-      e.referrers = keeps ? next->referrers : referrer_lists::kEmpty;
       e.sources = keeps ? next->sources : source_lists::kEmpty;
       if (keeps) ++next;
     }
-    referrer_lists_ = std::move(referrers);
     source_lists_ = std::move(sources);
   } catch (const std::bad_alloc&) {
     // Kept as they are: the reports read the same lists from them.

@@ -1,6 +1,6 @@
 #pragma once
 // What a crawl knows about each URL it has seen, in compact tables: the URL stored once and
-// known by number, the first page linking to it, the pages linking to it while it may still
+// known by number, the first page linking to it, where pages link to it while it may still
 // turn out broken, and its record once fetched, with repeated strings (content types,
 // errors) stored once. It is the record_source of the crawl's result, so the result shares
 // the tables instead of copying them.
@@ -22,8 +22,8 @@
 #include "corocrawl/crawl.hpp"
 #include "corocrawl/record.hpp"
 #include "store/fragment_checks.hpp"
+#include "store/packed_source.hpp"
 #include "store/pooled_lists.hpp"
-#include "store/referrer_lists.hpp"
 #include "store/stored_source.hpp"
 #include "store/table_memory.hpp"
 #include "store/url_table.hpp"
@@ -56,7 +56,7 @@ class crawl_store final : public record_source {
   std::size_t size_seen() const { return entries_.size(); }
 
   /// Adds a URL not seen before, `depth` link hops from a root; `referrer`, the page that
-  /// first linked to it, also starts its list of referrers.
+  /// first linked to it, is also the first of its referrers.
   url_id add_url(std::string_view url, std::optional<url_id> referrer, int depth = 0);
 
   /// How many link hops from a root `id` is, by the shortest path noted so far.
@@ -82,12 +82,14 @@ class crawl_store final : public record_source {
   bool resource(url_id id) const { return entries_[id].resource; }
   void mark_resource(url_id id, bool resource) { entries_[id].resource = resource; }
 
-  /// Notes that page `from` links to `to`: kept while `to` may still turn out broken, that
-  /// is until it is finished without keep_referrers.
-  void note_link(url_id from, url_id to);
-  /// Notes where a page references `to`: kept as long as its referrers are.
+  /// Notes where a page references `to`, and so that the page links to it: kept while `to`
+  /// may still turn out broken, that is until it is finished without keeps_referrers. The
+  /// pages of its sources are its referrers.
   void note_source(url_id to, const source_at& source) { note_source(to, stored(source)); }
   void note_source(url_id to, const stored_source& source);
+  /// Notes that `from` redirects to `to`: a referrer of `to` without a source, kept as
+  /// sources are.
+  void note_redirect(url_id from, url_id to);
   /// Notes that `source` references `fragment` of page `to`: checked against the page's ids
   /// once they are known.
   void note_fragment(url_id to, std::string_view fragment, const source_at& source) {
@@ -108,7 +110,7 @@ class crawl_store final : public record_source {
   /// without anchors (note_anchors) are checked where its redirects lead, or not at all.
   void finish(url_id id, const fetch_record& record, verdict meaning);
 
-  /// The distinct pages linking to `id`, sorted.
+  /// The distinct pages linking or redirecting to `id`, sorted.
   std::vector<std::string> referrers(url_id id) const;
   /// Where pages reference `id`, sorted by page, line and column.
   std::vector<link_source> sources(url_id id) const;
@@ -163,12 +165,12 @@ class crawl_store final : public record_source {
   class url_list_source;
   static constexpr std::uint32_t kNone = 0xffff'ffff;
   static constexpr int kMaxDepth = 0xffff;              // deeper paths count as this deep
-  using source_lists = pooled_lists<stored_source, 3>;  // 52-byte blocks
+  using source_lists = pooled_lists<packed_source, 3>;  // 40-byte blocks
 
-  // 52 bytes: a million URLs' entries take 52 MB.
+  // 44 bytes: a million URLs' entries take 44 MB.
   struct entry {
-    url_id referrer = kNone;
-    referrer_lists::handle referrers = referrer_lists::kEmpty;
+    url_id referrer = kNone;  // the first page linking here
+    // Where pages link here, and which redirect here: with `referrer`, its referrers.
     source_lists::handle sources = source_lists::kEmpty;
     std::uint32_t size_low = 0;   // the body size in two halves, so that the entry needs
     std::uint32_t size_high = 0;  // only 4-byte alignment
@@ -177,22 +179,23 @@ class crawl_store final : public record_source {
     std::uint16_t tries = 0;
     std::uint16_t depth = 0;
     std::uint16_t status = 0;  // 0: none
-    bool finished = false;
-    bool keeps_referrers = false;
-    bool external = false;
-    bool resource = false;
-    bool head = false;         // the record is a HEAD's answer
-    bool anchors = false;      // an HTML page parsed completely: its fragments can be checked
-    bool linked = false;       // another page links or redirects here
-    bool held = false;         // left unchecked for the reason in `error`
-    bool cached = false;       // the record came from the cache
-    std::uint8_t meaning = 0;  // a verdict
+    bool finished : 1 = false;
+    bool keeps_referrers : 1 = false;
+    bool external : 1 = false;
+    bool resource : 1 = false;
+    bool head : 1 = false;         // the record is a HEAD's answer
+    bool anchors : 1 = false;      // an HTML page parsed completely: fragments are checked
+    bool linked : 1 = false;       // another page links or redirects here
+    bool held : 1 = false;         // left unchecked for the reason in `error`
+    bool cached : 1 = false;       // the record came from the cache
+    std::uint8_t meaning : 2 = 0;  // a verdict
     // Indexes into labels_ (or kNone), and into kinds_ (set when finished). A skipped URL has
     // its reason as its error.
     std::uint32_t next_url = kNone;
     std::uint32_t error = kNone;
     std::uint32_t kind = kNone;
   };
+  static_assert(sizeof(entry) == 44);
   // A record's content type and encoding (labels) and failure (its fetch_failure value or
   // kNone): they take few distinct values together, each stored once.
   using record_kind = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
@@ -207,6 +210,12 @@ class crawl_store final : public record_source {
   static std::optional<fetch_failure> failure_of(std::uint32_t kind);
   std::uint32_t kind_of(const fetch_record& record);
   bool is_skipped(const entry& e) const { return !e.finished && !e.held && e.error != kNone; }
+  // Whether `e` keeps its sources: while it may turn out broken, and once sorted for the
+  // reports, only if they read them.
+  bool keeps_sources(const entry& e) const {
+    if (sorted_) return (e.finished && e.keeps_referrers) || is_skipped(e);
+    return !e.finished || e.keeps_referrers;
+  }
   std::vector<url_id> sorted_by_url(std::vector<url_id> ids) const;
   // Views of a label's text and of the first referrer's URL, none for kNone.
   std::optional<std::string_view> label_view(std::uint32_t label) const;
@@ -231,8 +240,9 @@ class crawl_store final : public record_source {
 
   url_table urls_;
   table_array<entry> entries_;  // by url_id
-  referrer_lists referrer_lists_;
   source_lists source_lists_;
+  source_packing packing_;
+  bool sorted_ = false;  // by sort_by_url()
   // The (element, attribute) pairs of the sources, each stored once.
   std::vector<std::pair<std::string, std::string>> tags_;
   std::unordered_map<std::string, std::uint32_t> tag_ids_;  // "element\x1fattribute"

@@ -194,7 +194,7 @@ void crawl_store::problem_item(std::uint32_t item, broken_link& link) const {
   link.external = false;
   link.sources.resize(end - begin);
   for (std::uint32_t k = begin; k < end; ++k)
-    read_source(all[k].source, link.sources[k - begin]);
+    read_source(packing_.unpack(all[k].source), link.sources[k - begin]);
   if (link.sources.size() > 1) std::ranges::sort(link.sources);
   std::size_t referrers = 0;
   for (const auto& source : link.sources) {
@@ -223,8 +223,9 @@ void crawl_store::read_source(const stored_source& source, link_source& into) co
 
 std::vector<link_source> crawl_store::sources(url_id id) const {
   std::vector<link_source> all;
-  for (const stored_source& source : source_lists_.entries(entries_[id].sources))
-    all.push_back(source_of(source));
+  for (const packed_source& source : source_lists_.entries(entries_[id].sources)) {
+    if (!source.redirect()) all.push_back(source_of(packing_.unpack(source)));
+  }
   std::ranges::sort(all);
   return all;
 }
@@ -241,9 +242,12 @@ broken_link crawl_store::problem(url_id id) const {
 }
 
 std::vector<std::string> crawl_store::referrers(url_id id) const {
+  const entry& e = entries_[id];
   std::vector<std::string> pages;
-  for (const url_id page : referrer_lists_.ids(entries_[id].referrers))
-    pages.emplace_back(urls_[page]);
+  if (!keeps_sources(e)) return pages;
+  if (e.referrer != kNone) pages.emplace_back(urls_[e.referrer]);
+  for (const packed_source& source : source_lists_.entries(e.sources))
+    pages.emplace_back(urls_[source.page]);
   std::ranges::sort(pages);
   pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
   return pages;

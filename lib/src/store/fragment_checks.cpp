@@ -22,7 +22,7 @@ bool fragment_checks::always_present(std::string_view fragment) {
   return fragment.empty() || ascii::iequals(fragment, "top");
 }
 
-void fragment_checks::note(url_id target, std::string_view fragment, const stored_source& source,
+void fragment_checks::note(url_id target, std::string_view fragment, const packed_source& source,
                            const page_state& state) {
   if (always_present(fragment) || state.what == page_state::unchecked) return;
   if (state.what == page_state::anchors) {

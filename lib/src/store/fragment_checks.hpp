@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "store/stored_source.hpp"
+#include "store/packed_source.hpp"
 #include "store/url_table.hpp"
 
 namespace corocrawl {
@@ -32,11 +32,11 @@ class fragment_checks {
   /// Tells what is known of the page `url` leads to.
   using page_lookup = std::function<page_state(url_id url)>;
 
-  /// A reference to a fragment of a page: 24 bytes, as millions may be kept.
+  /// A reference to a fragment of a page: 20 bytes, as millions may be kept.
   struct reference {
     url_id target;           ///< the URL linked to, without its fragment
     std::uint32_t fragment;  ///< see fragment()
-    stored_source source;
+    packed_source source;
   };
 
   /// True for the fragments every page has: empty, or "top" (any case).
@@ -44,7 +44,7 @@ class fragment_checks {
 
   /// Notes that `source` links to `fragment` of `target`; `state` is what is known of the
   /// page `target` leads to.
-  void note(url_id target, std::string_view fragment, const stored_source& source,
+  void note(url_id target, std::string_view fragment, const packed_source& source,
             const page_state& state);
 
   /// `page` is parsed completely and has `anchors`: the references waiting for it are checked.
