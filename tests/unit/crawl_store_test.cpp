@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <memory>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "store/packed_source.hpp"
+#include "store/place_lists.hpp"
 #include "store/pooled_lists.hpp"
 #include "store/url_table.hpp"
 
@@ -276,6 +279,41 @@ TEST(CrawlStore, ReferrersAreKeptOnlyWhileAUrlMayTurnOutBroken) {
   }
 }
 
+// A large crawl's places peak midway; once most of their URLs are fetched, the pool they
+// took is compacted and its memory given back, and the places still kept read as before.
+TEST(CrawlStore, ThePlacesOfUrlsFetchedGoBackToTheSystem) {
+  crawl_store store;
+  const auto root = store.add_url("http://a.test/", std::nullopt);
+  std::vector<crawl_store::url_id> pages;
+  for (int i = 0; i < 400; ++i)
+    pages.push_back(store.add_url("http://a.test/p" + std::to_string(i), root));
+  std::vector<crawl_store::url_id> targets;
+  for (int i = 0; i < 4000; ++i)
+    targets.push_back(store.add_url("http://a.test/t" + std::to_string(i), root));
+  for (const auto target : targets) {  // 1,600,000 places: some 11 MB
+    for (std::uint32_t line = 0; line < pages.size(); ++line)
+      store.note_source(target, link_from(pages[line], line + 1));
+  }
+  const std::size_t peak = store.list_bytes();
+  ASSERT_GT(peak, std::size_t{9} << 20);  // past the 8 MiB worth compacting
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    if (i % 10 != 0) store.finish(targets[i], {.status = 200}, verdict::ok);
+  }
+  EXPECT_LE(store.list_bytes(), peak / 2);  // compacted once, as half of it was free
+  for (std::size_t i = 0; i < targets.size(); i += 10) {
+    const auto sources = store.sources(targets[i]);
+    ASSERT_EQ(sources.size(), pages.size());
+    std::set<std::uint32_t> lines;
+    for (const link_source& source : sources) {
+      ASSERT_GE(source.line, 1u);
+      ASSERT_LE(source.line, pages.size());
+      EXPECT_EQ(source.page, store.url(pages[source.line - 1]));
+      lines.insert(source.line);
+    }
+    EXPECT_EQ(lines.size(), pages.size());
+  }
+}
+
 // Once sorted for the reports, only the problems and the skipped URLs keep their lists: the
 // memory of the others (a large crawl's pending URLs) goes back for the reports to use.
 TEST(CrawlStore, SortingForTheReportsKeepsTheListsTheyRead) {
@@ -380,37 +418,140 @@ TEST(CrawlStore, ItemsReadIntoOneObjectAreTheItemsReadOneByOne) {
   EXPECT_FALSE(broken.for_each([](const broken_link&) { return false; }));
 }
 
-TEST(PooledLists, ListsShareOnePoolOfBlocks) {
-  using lists_of_places = pooled_lists<packed_source, 3>;
-  lists_of_places lists;
-  lists_of_places::handle a = lists_of_places::kEmpty;
-  lists_of_places::handle b = lists_of_places::kEmpty;
-  for (std::uint32_t i = 0; i < 20; ++i) {
-    lists.add(a, source_packing::redirect(i));
-    lists.add(b, source_packing::redirect(100 + i));
-  }
+// An entry of the test's lists: a page id.
+struct page_entry {
+  std::uint32_t page = 0xffff'ffff;
+  bool empty() const { return page == 0xffff'ffff; }
+};
+using page_lists = pooled_lists<page_entry, 3>;
+
+std::vector<std::uint32_t> pages_in(const page_lists& lists, page_lists::handle list) {
   std::vector<std::uint32_t> pages;
-  for (const packed_source& source : lists.entries(a))
-    pages.push_back(source.page);
+  for (const page_entry& entry : lists.entries(list))
+    pages.push_back(entry.page);
   std::ranges::sort(pages);
+  return pages;
+}
+
+TEST(PooledLists, ListsShareOnePoolOfBlocks) {
+  page_lists lists;
+  page_lists::handle a = page_lists::kEmpty;
+  page_lists::handle b = page_lists::kEmpty;
+  for (std::uint32_t i = 0; i < 20; ++i) {
+    lists.add(a, {i});
+    lists.add(b, {100 + i});
+  }
+  const auto pages = pages_in(lists, a);
   ASSERT_EQ(pages.size(), 20u);
   EXPECT_EQ(pages.front(), 0u);
   EXPECT_EQ(pages.back(), 19u);
   lists.clear(a);
-  EXPECT_EQ(a, lists_of_places::kEmpty);
+  EXPECT_EQ(a, page_lists::kEmpty);
   EXPECT_TRUE(lists.entries(a).empty());
   EXPECT_EQ(lists.entries(b).size(), 20u);
 }
 
-// A place is 12 bytes in the lists; those whose column or tag does not fit are kept whole
-// aside, and every place reads back as it was.
+// Compacting moves the blocks in use below the free ones: every list reads as before, and the
+// pool holds no more than its lists use.
+TEST(PooledLists, CompactingKeepsEveryListAndGivesTheRestBack) {
+  page_lists lists;
+  std::vector<page_lists::handle> handles(3000, page_lists::kEmpty);
+  for (std::uint32_t i = 0; i < handles.size(); ++i) {
+    for (std::uint32_t k = 0; k <= i % 8; ++k)
+      lists.add(handles[i], {i * 10 + k});
+  }
+  for (std::uint32_t i = 0; i < handles.size(); ++i) {
+    if (i % 3 != 0) lists.clear(handles[i]);  // two lists in three given back
+  }
+  std::vector<std::vector<std::uint32_t>> before;
+  for (const auto handle : handles)
+    before.push_back(pages_in(lists, handle));
+  const std::size_t held = lists.bytes_held();
+  ASSERT_LT(lists.bytes_used(), held / 2);
+
+  lists.compact([&handles](const auto& move_list) {
+    for (auto& handle : handles) {
+      if (handle != page_lists::kEmpty) move_list(handle);
+    }
+  });
+  EXPECT_EQ(lists.bytes_held(), lists.bytes_used());
+  EXPECT_LT(lists.bytes_held(), held / 2);
+  for (std::size_t i = 0; i < handles.size(); ++i)
+    ASSERT_EQ(pages_in(lists, handles[i]), before[i]) << i;
+
+  // The pool grows again from there, and what is cleared is reused.
+  lists.add(handles[1], {7});
+  EXPECT_EQ(pages_in(lists, handles[1]), std::vector<std::uint32_t>{7});
+  lists.clear(handles[0]);
+  const std::size_t after = lists.bytes_held();
+  lists.add(handles[2], {8});
+  EXPECT_EQ(lists.bytes_held(), after);
+  EXPECT_EQ(pages_in(lists, handles[3]), before[3]);
+}
+
+// Places are kept in the bytes their numbers need; every one reads back as it was, the
+// largest numbers too, and a redirect as a page without a position.
+TEST(PlaceLists, EveryPlaceReadsBackAsItWas) {
+  place_lists lists;
+  place_lists::handle list = place_lists::kEmpty;
+  place_lists::handle other = place_lists::kEmpty;
+  std::vector<stored_source> added = {
+      {.page = 0, .line = 0, .column = 0, .tag = 0},
+      {.page = 0xffff'fffe, .line = 0xffff'ffff, .column = 0xffff'ffff, .tag = 0xffff'ffff},
+      {.page = 127, .line = 128, .column = 16'383, .tag = 16'384},
+  };
+  std::mt19937 random(7);
+  for (int i = 0; i < 300; ++i) {  // many blocks
+    added.push_back({.page = static_cast<std::uint32_t>(random() % 2'000'000),
+                     .line = static_cast<std::uint32_t>(random() % 3000),
+                     .column = static_cast<std::uint32_t>(random() >> (random() % 32)),
+                     .tag = static_cast<std::uint32_t>(random() % 40)});
+  }
+  for (const stored_source& place : added) {
+    lists.add(list, place);
+    lists.add(other, {.page = 1, .line = 2, .column = 3, .tag = 4});
+  }
+  lists.add_redirect(list, 0xffff'fffe);
+  lists.add_redirect(list, 5);
+
+  const auto key = [](const stored_source& s) {
+    return std::tuple{s.page, s.line, s.column, s.tag};
+  };
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>> expected;
+  for (const stored_source& place : added)
+    expected.push_back(key(place));
+  std::ranges::sort(expected);
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>> read;
+  std::vector<std::uint32_t> redirects;
+  for (const listed_place& place : lists.places(list)) {
+    if (place.redirect) {
+      redirects.push_back(place.source.page);
+    } else {
+      read.push_back(key(place.source));
+    }
+  }
+  std::ranges::sort(read);
+  std::ranges::sort(redirects);
+  EXPECT_EQ(read, expected);
+  EXPECT_EQ(redirects, (std::vector<std::uint32_t>{5, 0xffff'fffe}));
+  EXPECT_EQ(lists.places(other).size(), added.size());
+  // A small place takes a few bytes: 300 of them fit in far fewer than 300 blocks of 32.
+  EXPECT_LT(lists.bytes_used(), 2 * 300 * 12);
+
+  lists.clear(list);
+  EXPECT_TRUE(lists.places(list).empty());
+  EXPECT_EQ(lists.places(other).size(), added.size());
+}
+
+// A place of a missing fragment is 12 bytes; those whose column or tag does not fit are kept
+// whole aside, and every place reads back as it was.
 TEST(SourcePacking, EveryPlaceReadsBackAsItWas) {
   source_packing packing;
   const std::vector<stored_source> places = {
       {.page = 1, .line = 7, .column = 12, .tag = 0},
-      {.page = 2, .line = 0xffff'fffe, .column = 0xff'ffff, .tag = 253},  // the widest to fit
+      {.page = 2, .line = 0xffff'fffe, .column = 0xff'ffff, .tag = 254},  // the widest to fit
       {.page = 3, .line = 1, .column = 0x100'0000, .tag = 4},             // a column too far
-      {.page = 4, .line = 2, .column = 3, .tag = 254},                    // a tag too far
+      {.page = 4, .line = 2, .column = 3, .tag = 255},                    // a tag too far
       {.page = 5, .line = 9, .column = 0xffff'ffff, .tag = 0xffff'ffff},
   };
   std::vector<packed_source> packed;
@@ -422,10 +563,7 @@ TEST(SourcePacking, EveryPlaceReadsBackAsItWas) {
     EXPECT_EQ(read.line, places[i].line) << i;
     EXPECT_EQ(read.column, places[i].column) << i;
     EXPECT_EQ(read.tag, places[i].tag) << i;
-    EXPECT_FALSE(packed[i].redirect()) << i;
   }
-  EXPECT_TRUE(source_packing::redirect(6).redirect());
-  EXPECT_EQ(source_packing::redirect(6).page, 6u);
 }
 
 TEST(RecordList, ReadsLikeAVectorOfRecords) {

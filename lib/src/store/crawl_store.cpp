@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <future>
-#include <new>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -42,7 +41,7 @@ void crawl_store::prefetch(std::span<const std::string_view> urls) {
   }
   for (const url_id id : prefetch_ids_) {
     urls_.prefetch_text(id);
-    source_lists_.prefetch(entries_[id].sources);
+    places_.prefetch(entries_[id].sources);
   }
 }
 
@@ -63,13 +62,13 @@ void crawl_store::hold(url_id id, std::string_view reason) {
 void crawl_store::note_source(url_id to, const stored_source& source) {
   auto& target = entries_[to];
   target.linked = target.linked || source.page != to;
-  if (keeps_sources(target)) source_lists_.add(target.sources, packing_.pack(source));
+  if (keeps_sources(target)) places_.add(target.sources, source);
 }
 
 void crawl_store::note_redirect(url_id from, url_id to) {
   auto& target = entries_[to];
   target.linked = target.linked || from != to;
-  if (keeps_sources(target)) source_lists_.add(target.sources, source_packing::redirect(from));
+  if (keeps_sources(target)) places_.add_redirect(target.sources, from);
 }
 
 void crawl_store::note_fragment(url_id to, std::string_view fragment, const stored_source& source) {
@@ -83,7 +82,10 @@ void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning)
   ++finished_[static_cast<std::size_t>(meaning)];
   done.meaning = static_cast<std::uint8_t>(meaning);
   done.keeps_referrers = meaning != verdict::ok;
-  if (!done.keeps_referrers) source_lists_.clear(done.sources);
+  if (!done.keeps_referrers) {
+    places_.clear(done.sources);
+    compact_lists_if_mostly_free();
+  }
   done.head = record.method == "HEAD";
   done.cached = record.cached;
   done.size_low = static_cast<std::uint32_t>(record.size);
@@ -159,8 +161,8 @@ bool crawl_store::redirects_reach(url_id start, url_id goal, int max_hops) const
 }
 
 void crawl_store::sort_by_url() {
-  drop_lists_not_reported();
   sorted_ = true;
+  drop_lists_not_reported();
   fragments_.end_checks();
   give_back_freed_memory();  // else the reports' large vectors come from new pages
   order_.clear();
@@ -185,35 +187,30 @@ void crawl_store::sort_by_url() {
 }
 
 void crawl_store::drop_lists_not_reported() {
-  // The new pool is built aside and swapped in: should memory run out meanwhile (as in a
-  // crawl that failed for want of it), the lists stay as they were, which hold what the
-  // reports read and more.
-  struct kept_list {
-    url_id id;
-    source_lists::handle sources;
-  };
-  try {
-    source_lists sources;
-    std::vector<kept_list> kept;
-    for (url_id id = 0; id < entries_.size(); ++id) {
-      const entry& e = entries_[id];
-      if (!(e.finished && e.keeps_referrers) && !is_skipped(e)) continue;
-      kept_list list{id, source_lists::kEmpty};
-      for (const packed_source& source : source_lists_.entries(e.sources))
-        sources.add(list.sources, source);
-      kept.push_back(list);
-    }
-    auto next = kept.begin();  // nothing from here on allocates
-    for (url_id id = 0; id < entries_.size(); ++id) {
-      entry& e = entries_[id];
-      const bool keeps = next != kept.end() && next->id == id;
-      e.sources = keeps ? next->sources : source_lists::kEmpty;
-      if (keeps) ++next;
-    }
-    source_lists_ = std::move(sources);
-  } catch (const std::bad_alloc&) {
-    // Kept as they are: the reports read the same lists from them.
+  for (url_id id = 0; id < entries_.size(); ++id) {
+    entry& e = entries_[id];
+    if (!keeps_sources(e)) places_.clear(e.sources);
   }
+  compact_lists();
+}
+
+void crawl_store::compact_lists_if_mostly_free() {
+  // A large crawl's lists peak midway, when most URLs found wait to be fetched, and the pool
+  // would keep that peak to the end. It is compacted when more than half of it is free,
+  // which halves it at least: the walk over the entries that takes is paid for by the
+  // blocks given back since the last one.
+  constexpr std::size_t kWorthCompacting = std::size_t{8} << 20;
+  const std::size_t held = places_.bytes_held();
+  if (held >= kWorthCompacting && places_.bytes_used() < held / 2) compact_lists();
+}
+
+void crawl_store::compact_lists() {
+  places_.compact([this](const auto& move_list) {
+    for (url_id id = 0; id < entries_.size(); ++id) {
+      auto& sources = entries_[id].sources;
+      if (sources != place_lists::kEmpty) move_list(sources);
+    }
+  });
 }
 
 void crawl_store::read(std::size_t index, fetch_record& into) const {

@@ -23,7 +23,7 @@
 #include "corocrawl/record.hpp"
 #include "store/fragment_checks.hpp"
 #include "store/packed_source.hpp"
-#include "store/pooled_lists.hpp"
+#include "store/place_lists.hpp"
 #include "store/stored_source.hpp"
 #include "store/table_memory.hpp"
 #include "store/url_table.hpp"
@@ -150,6 +150,9 @@ class crawl_store final : public record_source {
   /// The skipped URLs, by URL, with why each was skipped; as unchecked().
   static built_list<skipped_url> skipped(std::shared_ptr<const crawl_store> store);
 
+  /// The memory the lists of places hold.
+  std::size_t list_bytes() const { return places_.bytes_held(); }
+
   /// How many URLs were finished with `meaning` so far.
   std::size_t finished_as(verdict meaning) const {
     return finished_[static_cast<std::size_t>(meaning)];
@@ -164,14 +167,13 @@ class crawl_store final : public record_source {
   template <class T, void (crawl_store::*Read)(url_id, T&) const>
   class url_list_source;
   static constexpr std::uint32_t kNone = 0xffff'ffff;
-  static constexpr int kMaxDepth = 0xffff;              // deeper paths count as this deep
-  using source_lists = pooled_lists<packed_source, 3>;  // 40-byte blocks
+  static constexpr int kMaxDepth = 0xffff;  // deeper paths count as this deep
 
   // 44 bytes: a million URLs' entries take 44 MB.
   struct entry {
     url_id referrer = kNone;  // the first page linking here
     // Where pages link here, and which redirect here: with `referrer`, its referrers.
-    source_lists::handle sources = source_lists::kEmpty;
+    place_lists::handle sources = place_lists::kEmpty;
     std::uint32_t size_low = 0;   // the body size in two halves, so that the entry needs
     std::uint32_t size_high = 0;  // only 4-byte alignment
     std::uint32_t num_urls = 0;
@@ -225,9 +227,11 @@ class crawl_store final : public record_source {
   link_source source_of(const stored_source& source) const;
   fragment_checks::page_state page_state_of(url_id id) const;
   void group_missing_fragments();
-  // Rebuilds the referrer and source pools with the lists the reports read only, so that
-  // what the crawl's pending URLs held (most of a large crawl's memory) serves the reports.
+  // Keeps only the lists the reports read, and compacts their pool, so that what the crawl's
+  // pending URLs held (most of a large crawl's memory) goes back.
   void drop_lists_not_reported();
+  void compact_lists_if_mostly_free();
+  void compact_lists();
   joined_url group_url(const fragment_group& group) const;
   // The problems of `meaning`, by URL: url ids, and fragment groups marked by the top bit.
   std::vector<std::uint32_t> problem_items(verdict meaning) const;
@@ -240,9 +244,9 @@ class crawl_store final : public record_source {
 
   url_table urls_;
   table_array<entry> entries_;  // by url_id
-  source_lists source_lists_;
-  source_packing packing_;
-  bool sorted_ = false;  // by sort_by_url()
+  place_lists places_;
+  source_packing packing_;  // the places of missing fragments
+  bool sorted_ = false;     // by sort_by_url()
   // The (element, attribute) pairs of the sources, each stored once.
   std::vector<std::pair<std::string, std::string>> tags_;
   std::unordered_map<std::string, std::uint32_t> tag_ids_;  // "element\x1fattribute"

@@ -223,8 +223,8 @@ void crawl_store::read_source(const stored_source& source, link_source& into) co
 
 std::vector<link_source> crawl_store::sources(url_id id) const {
   std::vector<link_source> all;
-  for (const packed_source& source : source_lists_.entries(entries_[id].sources)) {
-    if (!source.redirect()) all.push_back(source_of(packing_.unpack(source)));
+  for (const listed_place& place : places_.places(entries_[id].sources)) {
+    if (!place.redirect) all.push_back(source_of(place.source));
   }
   std::ranges::sort(all);
   return all;
@@ -246,8 +246,8 @@ std::vector<std::string> crawl_store::referrers(url_id id) const {
   std::vector<std::string> pages;
   if (!keeps_sources(e)) return pages;
   if (e.referrer != kNone) pages.emplace_back(urls_[e.referrer]);
-  for (const packed_source& source : source_lists_.entries(e.sources))
-    pages.emplace_back(urls_[source.page]);
+  for (const listed_place& place : places_.places(e.sources))
+    pages.emplace_back(urls_[place.source.page]);
   std::ranges::sort(pages);
   pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
   return pages;

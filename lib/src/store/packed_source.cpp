@@ -4,7 +4,7 @@ namespace corocrawl {
 
 packed_source source_packing::pack(const stored_source& source) {
   constexpr std::uint32_t kMaxColumn = 0xff'ffff;
-  if (source.column <= kMaxColumn && source.tag < packed_source::kRedirect) {
+  if (source.column <= kMaxColumn && source.tag < packed_source::kWide) {
     return {
         .page = source.page, .line = source.line, .column_tag = source.column << 8 | source.tag};
   }

@@ -1,8 +1,9 @@
 #pragma once
-// Many short lists, one per URL that may still turn out broken: the pages that link to it,
-// and where they do. A crawl of a million pages can hold millions of such entries at once,
-// so the lists are kept in blocks of a few entries from one pool (nothing per empty list),
-// and a list that is dropped gives its blocks back for the next ones.
+// Many short lists, one per URL that may still turn out broken: where pages link to it. A
+// crawl of a million pages can hold millions of such entries at once, so the lists are kept
+// in blocks of a few entries from one pool (nothing per empty list), and a list that is
+// dropped gives its blocks back for the next ones. A pool mostly given back can be compacted,
+// so that its memory goes back to the system.
 
 #include <algorithm>
 #include <concepts>
@@ -40,6 +41,7 @@ class pooled_lists {
     handle fresh = free_;
     if (fresh != kEmpty) {
       free_ = blocks_[fresh].next;
+      --free_count_;
     } else {
       fresh = static_cast<handle>(blocks_.size());
       blocks_.emplace_back();
@@ -49,6 +51,12 @@ class pooled_lists {
     added.entries[0] = entry;
     added.next = list;
     list = fresh;
+  }
+
+  /// The entry added last to `list`, to be added to in place; none for an empty list. With
+  /// one entry a block, the one add() would put a new entry before.
+  T* newest(handle list) requires(PerBlock == 1) {
+    return list == kEmpty ? nullptr : &blocks_[list].entries[0];
   }
 
   /// Starts reading the block add() writes to.
@@ -62,8 +70,44 @@ class pooled_lists {
       const handle next = blocks_[list].next;
       blocks_[list].next = free_;
       free_ = list;
+      ++free_count_;
       list = next;
     }
+  }
+
+  /// The memory the pool holds, and how much of it its lists use.
+  std::size_t bytes_held() const { return blocks_.size() * sizeof(block); }
+  std::size_t bytes_used() const { return (blocks_.size() - free_count_) * sizeof(block); }
+
+  /// Moves every block in use below the free ones and gives the memory past them back.
+  /// `each_list(f)` calls `f(handle&)` with the handle of every list that is not empty, once
+  /// each: a handle may change. Nothing is allocated.
+  template <class EachList>
+  void compact(EachList each_list) {
+    const std::size_t used = blocks_.size() - free_count_;
+    // The free blocks below `used`, as many as the blocks in use from `used` on: where those
+    // move to.
+    handle low_free = kEmpty;
+    for (handle at = free_; at != kEmpty;) {
+      const handle next = blocks_[at].next;
+      if (at < used) {
+        blocks_[at].next = low_free;
+        low_free = at;
+      }
+      at = next;
+    }
+    each_list([this, used, &low_free](handle& list) {
+      for (handle* link = &list; *link != kEmpty; link = &blocks_[*link].next) {
+        if (*link < used) continue;
+        const handle to = low_free;
+        low_free = blocks_[to].next;
+        blocks_[to] = blocks_[*link];
+        *link = to;
+      }
+    });
+    blocks_.truncate(used);
+    free_ = kEmpty;
+    free_count_ = 0;
   }
 
   /// The entries of `list`, in no particular order.
@@ -84,6 +128,7 @@ class pooled_lists {
   };
   table_array<block> blocks_;
   handle free_ = kEmpty;
+  std::size_t free_count_ = 0;
 };
 
 }  // namespace corocrawl

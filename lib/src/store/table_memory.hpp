@@ -8,6 +8,7 @@
 // crawl's memory is not rounded up to huge pages.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -51,6 +52,13 @@ class table_array {
     return *added;
   }
   void push_back(const T& value) { emplace_back() = value; }
+  /// Keeps the first `size` elements (no more than there are) and frees the regions past them.
+  void truncate(std::size_t size) {
+    if (size >= size_) return;
+    size_ = size;
+    const auto kept = static_cast<std::ptrdiff_t>((size + kPerRegion - 1) / kPerRegion);
+    regions_.erase(regions_.begin() + kept, regions_.end());
+  }
 
  private:
   struct region_free {
