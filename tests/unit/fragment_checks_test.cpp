@@ -45,6 +45,35 @@ TEST(FragmentChecks, ReferencesWaitForTheirPageAndAreCheckedWhenItIsParsed) {
   EXPECT_EQ(missing(checks).size(), 7u);
 }
 
+// Midway through a large crawl, references wait for hundreds of thousands of pages; the lists
+// of those parsed since are compacted away, and the ones still waiting are checked as they
+// would have been.
+TEST(FragmentChecks, ManyWaitingReferencesAreCheckedWhenTheirPagesComeLate) {
+  fragment_checks checks;
+  constexpr std::uint32_t kPages = 3000;
+  constexpr std::uint32_t kPerPage = 150;  // 450,000 references: some 10 MB waiting
+  for (std::uint32_t line = 1; line <= kPerPage; ++line) {
+    for (std::uint32_t page = 0; page < kPages; ++page) {
+      checks.note(page, line % 50 == 0 ? "gone" : "here", from_line(line), {state::not_yet, page});
+    }
+  }
+  const std::vector<std::string> ids = {"here"};
+  for (std::uint32_t page = 0; page < kPages; ++page) {
+    if (page % 10 != 0) checks.page_parsed(page, ids);  // nine in ten: the pool compacts
+  }
+  EXPECT_EQ(checks.missing_fragments().size(), (kPages - kPages / 10) * (kPerPage / 50));
+  for (std::uint32_t page = 0; page < kPages; page += 10)
+    checks.page_parsed(page, ids);
+  const auto all = missing(checks);
+  ASSERT_EQ(all.size(), kPages * (kPerPage / 50));
+  for (std::uint32_t page = 0; page < kPages; page += 997) {
+    for (const std::uint32_t line : {50U, 100U, 150U}) {
+      const std::string expected = std::to_string(page) + "#gone@" + std::to_string(line);
+      EXPECT_TRUE(std::ranges::binary_search(all, expected)) << expected;
+    }
+  }
+}
+
 TEST(FragmentChecks, ReferencesFollowRedirectsToWherePagesEnd) {
   fragment_checks checks;
   // 1 redirects to 2, which redirects to 3; references wait on 1 and on 2.

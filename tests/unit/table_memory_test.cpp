@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <vector>
 
 namespace corocrawl {
@@ -48,6 +50,35 @@ TEST(TableArray, MovesLeaveTheElementsWhereTheyAre) {
   EXPECT_EQ(moved[999'999], 2'999'997U);
   moved = table_array<std::uint32_t>{};
   EXPECT_TRUE(moved.empty());
+}
+
+// Across regions, the array sorts and searches as a vector does, and gives its last regions
+// back when truncated.
+TEST(TableArray, SortsSearchesAndTruncatesAcrossRegions) {
+  table_array<record52> table;
+  std::vector<std::uint32_t> ids;
+  std::mt19937 random(3);
+  const std::size_t count = 2 * table_array<record52>::kPerRegion + 1000;  // three regions
+  for (std::size_t i = 0; i < count; ++i) {
+    ids.push_back(static_cast<std::uint32_t>(random()));
+    table.emplace_back().id = ids.back();
+  }
+  std::ranges::sort(table, {}, &record52::id);
+  std::ranges::sort(ids);
+  for (std::size_t i = 0; i < count; ++i)
+    ASSERT_EQ(table[i].id, ids[i]) << i;
+  const auto found = std::ranges::lower_bound(table, ids[count / 2], {}, &record52::id);
+  EXPECT_EQ(found - table.begin(), std::ranges::lower_bound(ids, ids[count / 2]) - ids.begin());
+  EXPECT_EQ(table.end() - table.begin(), static_cast<std::ptrdiff_t>(count));
+
+  const record52* first = &table[0];
+  table.truncate(table_array<record52>::kPerRegion + 1);  // into the second region
+  EXPECT_EQ(table.size(), table_array<record52>::kPerRegion + 1);
+  EXPECT_EQ(&table[0], first);
+  EXPECT_EQ(table.back().id, ids[table_array<record52>::kPerRegion]);
+  table.emplace_back().id = 7;  // grows again from there
+  EXPECT_EQ(table.back().id, 7u);
+  EXPECT_EQ(table.size(), table_array<record52>::kPerRegion + 2);
 }
 
 TEST(TableMemory, LargeTablesAreAlignedToHugePagesAndSmallOnesComeFromTheHeap) {

@@ -28,7 +28,7 @@ void fragment_checks::note(url_id target, std::string_view fragment, const packe
   if (state.what == page_state::anchors) {
     if (!has(state.page, fragment)) missing_.push_back({target, intern(fragment), source});
   } else {
-    waiting_[state.page].push_back({target, intern(fragment), source});
+    wait(state.page, {target, intern(fragment), source});
   }
 }
 
@@ -40,30 +40,52 @@ void fragment_checks::page_parsed(url_id page, std::span<const std::string> anch
   std::ranges::sort(hashes);
   hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
   if (anchor_hashes_.size() + hashes.size() < anchor_span::kNone) {
-    if (page >= anchors_.size()) anchors_.resize(std::size_t{page} + 1);
+    while (anchors_.size() <= page)
+      anchors_.emplace_back();
     anchors_[page] = {static_cast<std::uint32_t>(anchor_hashes_.size()),
                       static_cast<std::uint32_t>(hashes.size())};
-    anchor_hashes_.insert(anchor_hashes_.end(), hashes.begin(), hashes.end());
+    for (const std::uint32_t hash : hashes)
+      anchor_hashes_.push_back(hash);
   }
-  const auto node = waiting_.extract(page);
-  if (node.empty()) return;
-  for (const reference& r : node.mapped())
+  for (const reference& r : stop_waiting(page))
     check(r, page);
 }
 
 void fragment_checks::page_done(url_id url, const page_lookup& lookup) {
-  auto node = waiting_.extract(url);
-  if (node.empty()) return;
+  const std::vector<reference> waited = stop_waiting(url);
+  if (waited.empty()) return;
   const page_state state = lookup(url);
   if (state.what == page_state::unchecked) return;
   if (state.what == page_state::anchors) {
-    for (const reference& r : node.mapped())
+    for (const reference& r : waited)
       check(r, state.page);
     return;
   }
   if (state.page == url) return;  // nothing more will be known: dropped
-  auto& moved = waiting_[state.page];
-  moved.insert(moved.end(), node.mapped().begin(), node.mapped().end());
+  for (const reference& r : waited)
+    wait(state.page, r);
+}
+
+void fragment_checks::wait(url_id page, const reference& r) {
+  while (waiting_for_.size() <= page)
+    waiting_for_.push_back(reference_lists::kEmpty);
+  waiting_.add(waiting_for_[page], r);
+}
+
+std::vector<fragment_checks::reference> fragment_checks::stop_waiting(url_id page) {
+  if (page >= waiting_for_.size() || waiting_for_[page] == reference_lists::kEmpty) return {};
+  std::vector<reference> waited = waiting_.entries(waiting_for_[page]);
+  waiting_.clear(waiting_for_[page]);
+  constexpr std::size_t kWorthCompacting = std::size_t{8} << 20;  // as crawl_store's lists
+  const std::size_t held = waiting_.bytes_held();
+  if (held >= kWorthCompacting && waiting_.bytes_used() < held / 2) {
+    waiting_.compact([this](const auto& move_list) {
+      for (auto& list : waiting_for_) {
+        if (list != reference_lists::kEmpty) move_list(list);
+      }
+    });
+  }
+  return waited;
 }
 
 bool fragment_checks::has(url_id page, std::string_view fragment) const {
@@ -90,6 +112,7 @@ void fragment_checks::sort_missing() {
 void fragment_checks::end_checks() {
   // Assigned afresh, so that their memory goes too (an emptied map keeps its buckets).
   waiting_ = {};
+  waiting_for_ = {};
   anchors_ = {};
   anchor_hashes_ = {};
 }

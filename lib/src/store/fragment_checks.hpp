@@ -6,16 +6,16 @@
 // are kept.
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "store/packed_source.hpp"
+#include "store/pooled_lists.hpp"
+#include "store/table_memory.hpp"
 #include "store/url_table.hpp"
 
 namespace corocrawl {
@@ -37,6 +37,7 @@ class fragment_checks {
     url_id target;           ///< the URL linked to, without its fragment
     std::uint32_t fragment;  ///< see fragment()
     packed_source source;
+    bool empty() const { return source.page == stored_source::kNone; }
   };
 
   /// True for the fragments every page has: empty, or "top" (any case).
@@ -57,7 +58,7 @@ class fragment_checks {
 
   /// The references whose fragment was missing, in the order found, or as sort_missing()
   /// left them.
-  const std::deque<reference>& missing_fragments() const { return missing_; }
+  const table_array<reference>& missing_fragments() const { return missing_; }
   /// Orders the missing references by target and fragment, so that the references to one
   /// fragment of one page are together.
   void sort_missing();
@@ -70,6 +71,9 @@ class fragment_checks {
  private:
   bool has(url_id page, std::string_view fragment) const;
   void check(const reference& r, url_id page);
+  void wait(url_id page, const reference& r);
+  // The references that waited for `page`: they wait no longer.
+  std::vector<reference> stop_waiting(url_id page);
   std::uint32_t intern(std::string_view fragment);
 
   // A parsed page's ids: its hashes are anchor_hashes_[begin, begin + count), sorted.
@@ -81,14 +85,20 @@ class fragment_checks {
 
   // By url id, 8 bytes a URL, and the hashes back to back: no allocation per page (a map
   // node and a vector a page would cost some 96 bytes more).
-  std::vector<anchor_span> anchors_;
-  std::deque<std::uint32_t> anchor_hashes_;
-  std::vector<std::uint32_t> hash_scratch_;                     // page_parsed()'s
-  std::unordered_map<url_id, std::vector<reference>> waiting_;  // by the page waited for
+  table_array<anchor_span> anchors_;
+  table_array<std::uint32_t> anchor_hashes_;
+  std::vector<std::uint32_t> hash_scratch_;  // page_parsed()'s
+  // The references waiting for each page, a list by its url id, in one pool (about 21 bytes
+  // a reference, nothing a page): midway through a crawl of a million pages they wait for
+  // some 400,000 pages. The pool is compacted when half of it is free, so that the memory of
+  // that peak goes back rather than stay in the heap.
+  using reference_lists = pooled_lists<reference, 3>;
+  reference_lists waiting_;
+  table_array<reference_lists::handle> waiting_for_;  // by url id
   // The text of the fragments references wait for or miss, each once (a fragment found at
   // once is not kept): a few bytes besides the text, no allocation each.
   url_table fragments_;
-  std::deque<reference> missing_;
+  table_array<reference> missing_;
 };
 
 }  // namespace corocrawl
