@@ -196,12 +196,8 @@ void crawl_store::drop_lists_not_reported() {
 
 void crawl_store::compact_lists_if_mostly_free() {
   // A large crawl's lists peak midway, when most URLs found wait to be fetched, and the pool
-  // would keep that peak to the end. It is compacted when more than half of it is free,
-  // which halves it at least: the walk over the entries that takes is paid for by the
-  // blocks given back since the last one.
-  constexpr std::size_t kWorthCompacting = std::size_t{8} << 20;
-  const std::size_t held = places_.bytes_held();
-  if (held >= kWorthCompacting && places_.bytes_used() < held / 2) compact_lists();
+  // would keep that peak to the end.
+  if (places_.mostly_free()) compact_lists();
 }
 
 void crawl_store::compact_lists() {

@@ -76,9 +76,7 @@ std::vector<fragment_checks::reference> fragment_checks::stop_waiting(url_id pag
   if (page >= waiting_for_.size() || waiting_for_[page] == reference_lists::kEmpty) return {};
   std::vector<reference> waited = waiting_.entries(waiting_for_[page]);
   waiting_.clear(waiting_for_[page]);
-  constexpr std::size_t kWorthCompacting = std::size_t{8} << 20;  // as crawl_store's lists
-  const std::size_t held = waiting_.bytes_held();
-  if (held >= kWorthCompacting && waiting_.bytes_used() < held / 2) {
+  if (waiting_.mostly_free()) {
     waiting_.compact([this](const auto& move_list) {
       for (auto& list : waiting_for_) {
         if (list != reference_lists::kEmpty) move_list(list);

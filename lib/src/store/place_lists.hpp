@@ -37,6 +37,7 @@ class place_lists {
   /// See pooled_lists.
   std::size_t bytes_held() const { return chunks_.bytes_held(); }
   std::size_t bytes_used() const { return chunks_.bytes_used(); }
+  bool mostly_free() const { return chunks_.mostly_free(); }
   template <class EachList>
   void compact(EachList each_list) {
     chunks_.compact(each_list);

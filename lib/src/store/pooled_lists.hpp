@@ -79,6 +79,14 @@ class pooled_lists {
   std::size_t bytes_held() const { return blocks_.size() * sizeof(block); }
   std::size_t bytes_used() const { return (blocks_.size() - free_count_) * sizeof(block); }
 
+  /// Whether compacting is worth it: more than half of a pool of some size is free. Compacting
+  /// then halves the pool at least, so the walk over the lists it takes is paid for by the
+  /// blocks given back since the last one.
+  bool mostly_free() const {
+    constexpr std::size_t kWorthCompacting = std::size_t{8} << 20;
+    return bytes_held() >= kWorthCompacting && bytes_used() < bytes_held() / 2;
+  }
+
   /// Moves every block in use below the free ones and gives the memory past them back.
   /// `each_list(f)` calls `f(handle&)` with the handle of every list that is not empty, once
   /// each: a handle may change. Nothing is allocated.
