@@ -108,7 +108,7 @@ void fragment_checks::sort_missing() {
 }
 
 void fragment_checks::end_checks() {
-  // Assigned afresh, so that their memory goes too (an emptied map keeps its buckets).
+  // Assigned afresh, so that their memory goes too.
   waiting_ = {};
   waiting_for_ = {};
   anchors_ = {};
