@@ -57,7 +57,7 @@ void place_lists::append(handle& list, std::span<const std::uint8_t> encoded) {
     newest->used = static_cast<std::uint8_t>(newest->used + encoded.size());
     return;
   }
-  chunk added;
+  chunk added{};  // the bytes past `used` too: a block is copied whole
   std::ranges::copy(encoded, added.bytes);
   added.used = static_cast<std::uint8_t>(encoded.size());
   chunks_.add(list, added);
