@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <set>
@@ -565,6 +566,10 @@ TEST(SourcePacking, EveryPlaceReadsBackAsItWas) {
     EXPECT_EQ(read.tag, places[i].tag) << i;
   }
 }
+
+// Random access by its concept; an input iterator by its category, as reading builds values.
+static_assert(std::random_access_iterator<record_list::iterator>);
+static_assert(std::same_as<record_list::iterator::iterator_category, std::input_iterator_tag>);
 
 TEST(RecordList, ReadsLikeAVectorOfRecords) {
   const record_list empty;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <vector>
 
@@ -51,6 +52,10 @@ TEST(TableArray, MovesLeaveTheElementsWhereTheyAre) {
   moved = table_array<std::uint32_t>{};
   EXPECT_TRUE(moved.empty());
 }
+
+static_assert(std::random_access_iterator<table_array<record52>::iterator>);
+static_assert(std::random_access_iterator<table_array<record52>::const_iterator>);
+static_assert(std::permutable<table_array<record52>::iterator>);
 
 // Across regions, the array sorts and searches as a vector does, and gives its last regions
 // back when truncated.

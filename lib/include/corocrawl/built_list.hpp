@@ -4,7 +4,6 @@
 // records or broken links cost a fraction of a million structs, and writing them out needs
 // only one at a time. Copies of a list share its items.
 
-#include <compare>
 #include <cstddef>
 #include <initializer_list>
 #include <iterator>
@@ -13,6 +12,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "corocrawl/index_iterator.hpp"
 
 namespace corocrawl {
 
@@ -37,40 +38,11 @@ class item_source {
 template <typename T>
 class built_list {
  public:
-  class iterator {
-   public:
-    using iterator_concept = std::random_access_iterator_tag;
-    using iterator_category = std::input_iterator_tag;  // reading gives values, not references
-    using value_type = T;
-    using reference = T;
-    using difference_type = std::ptrdiff_t;
-
-    iterator() = default;
-    iterator(const item_source<T>* source, std::size_t index) : source_(source), index_(index) {}
-    T operator*() const { return source_->at(index_); }
-    T operator[](difference_type n) const { return *(*this + n); }
-    iterator& operator++() { return *this += 1; }
-    iterator operator++(int) { return std::exchange(*this, *this + 1); }
-    iterator& operator--() { return *this -= 1; }
-    iterator operator--(int) { return std::exchange(*this, *this - 1); }
-    iterator& operator+=(difference_type n) {
-      index_ = static_cast<std::size_t>(static_cast<difference_type>(index_) + n);
-      return *this;
-    }
-    iterator& operator-=(difference_type n) { return *this += -n; }
-    friend iterator operator+(iterator it, difference_type n) { return it += n; }
-    friend iterator operator+(difference_type n, iterator it) { return it += n; }
-    friend iterator operator-(iterator it, difference_type n) { return it -= n; }
-    friend difference_type operator-(const iterator& a, const iterator& b) {
-      return static_cast<difference_type>(a.index_) - static_cast<difference_type>(b.index_);
-    }
-    friend bool operator==(const iterator& a, const iterator& b) { return a.index_ == b.index_; }
-    friend auto operator<=>(const iterator& a, const iterator& b) { return a.index_ <=> b.index_; }
-
-   private:
-    const item_source<T>* source_ = nullptr;
-    std::size_t index_ = 0;
+  // Reading gives values, not references.
+  struct read_item {
+    T operator()(const item_source<T>& source, std::size_t index) const { return source.at(index); }
   };
+  using iterator = index_iterator<const item_source<T>, read_item>;
 
   built_list() = default;
   built_list(std::vector<T> items)  // NOLINT: implicit, for lists made by hand

@@ -7,15 +7,14 @@
 // heap. table_array keeps a table in such regions, the first one plain, so that a small
 // crawl's memory is not rounded up to huge pages.
 
-#include <compare>
 #include <cstddef>
-#include <cstdint>
-#include <iterator>
 #include <memory>
 #include <new>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "corocrawl/index_iterator.hpp"
 
 namespace corocrawl {
 
@@ -35,61 +34,16 @@ template <class T>
 class table_array {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
 
-  // A position in the array, random access (to sort it, to search it).
-  template <class Array, class Value>
-  class basic_iterator {
-   public:
-    using iterator_concept = std::random_access_iterator_tag;
-    using iterator_category = std::random_access_iterator_tag;
-    using value_type = std::remove_const_t<Value>;
-    using difference_type = std::ptrdiff_t;
-    using pointer = Value*;
-    using reference = Value&;
-
-    basic_iterator() = default;
-    basic_iterator(Array* array, std::size_t at) : array_(array), at_(at) {}
-    Value& operator*() const { return (*array_)[at_]; }
-    Value* operator->() const { return &(*array_)[at_]; }
-    Value& operator[](difference_type n) const { return *(*this + n); }
-    basic_iterator& operator++() { return *this += 1; }
-    basic_iterator operator++(int) {
-      const basic_iterator old = *this;
-      ++*this;
-      return old;
-    }
-    basic_iterator& operator--() { return *this -= 1; }
-    basic_iterator operator--(int) {
-      const basic_iterator old = *this;
-      --*this;
-      return old;
-    }
-    basic_iterator& operator+=(difference_type n) {
-      at_ += static_cast<std::size_t>(n);  // wraps as the signed sum would
-      return *this;
-    }
-    basic_iterator& operator-=(difference_type n) { return *this += -n; }
-    friend basic_iterator operator+(basic_iterator it, difference_type n) { return it += n; }
-    friend basic_iterator operator+(difference_type n, basic_iterator it) { return it += n; }
-    friend basic_iterator operator-(basic_iterator it, difference_type n) { return it -= n; }
-    friend difference_type operator-(const basic_iterator& a, const basic_iterator& b) {
-      return static_cast<difference_type>(a.at_ - b.at_);
-    }
-    friend bool operator==(const basic_iterator& a, const basic_iterator& b) {
-      return a.at_ == b.at_;
-    }
-    friend auto operator<=>(const basic_iterator& a, const basic_iterator& b) {
-      return a.at_ <=> b.at_;
-    }
-
-   private:
-    Array* array_ = nullptr;
-    std::size_t at_ = 0;
+  template <class Array>
+  struct element_at {
+    auto& operator()(Array& array, std::size_t index) const { return array[index]; }
   };
 
  public:
   static constexpr std::size_t kPerRegion = kHugePageBytes / sizeof(T);
-  using iterator = basic_iterator<table_array, T>;
-  using const_iterator = basic_iterator<const table_array, const T>;
+  // Random access, to sort the array and to search it.
+  using iterator = index_iterator<table_array, element_at<table_array>>;
+  using const_iterator = index_iterator<const table_array, element_at<const table_array>>;
 
   iterator begin() { return {this, 0}; }
   iterator end() { return {this, size_}; }
