@@ -202,10 +202,8 @@ void crawl_store::compact_lists_if_mostly_free() {
 
 void crawl_store::compact_lists() {
   places_.compact([this](const auto& move_list) {
-    for (url_id id = 0; id < entries_.size(); ++id) {
-      auto& sources = entries_[id].sources;
-      if (sources != place_lists::kEmpty) move_list(sources);
-    }
+    for (url_id id = 0; id < entries_.size(); ++id)
+      move_list(entries_[id].sources);
   });
 }
 

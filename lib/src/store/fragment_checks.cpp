@@ -47,23 +47,19 @@ void fragment_checks::page_parsed(url_id page, std::span<const std::string> anch
     for (const std::uint32_t hash : hashes)
       anchor_hashes_.push_back(hash);
   }
-  for (const reference& r : stop_waiting(page))
-    check(r, page);
+  stop_waiting(page, [this, page](const reference& r) { check(r, page); });
 }
 
 void fragment_checks::page_done(url_id url, const page_lookup& lookup) {
-  const std::vector<reference> waited = stop_waiting(url);
-  if (waited.empty()) return;
+  if (url >= waiting_for_.size() || waiting_for_[url] == reference_lists::kEmpty) return;
   const page_state state = lookup(url);
-  if (state.what == page_state::unchecked) return;
-  if (state.what == page_state::anchors) {
-    for (const reference& r : waited)
+  stop_waiting(url, [this, url, &state](const reference& r) {
+    if (state.what == page_state::anchors) {
       check(r, state.page);
-    return;
-  }
-  if (state.page == url) return;  // nothing more will be known: dropped
-  for (const reference& r : waited)
-    wait(state.page, r);
+    } else if (state.what == page_state::not_yet && state.page != url) {
+      wait(state.page, r);  // where its redirects lead, not known yet
+    }  // else dropped: nothing more will be known, or the page is left unchecked
+  });
 }
 
 void fragment_checks::wait(url_id page, const reference& r) {
@@ -72,18 +68,17 @@ void fragment_checks::wait(url_id page, const reference& r) {
   waiting_.add(waiting_for_[page], r);
 }
 
-std::vector<fragment_checks::reference> fragment_checks::stop_waiting(url_id page) {
-  if (page >= waiting_for_.size() || waiting_for_[page] == reference_lists::kEmpty) return {};
-  std::vector<reference> waited = waiting_.entries(waiting_for_[page]);
+template <class Visit>
+void fragment_checks::stop_waiting(url_id page, Visit visit) {
+  if (page >= waiting_for_.size()) return;
+  waiting_.for_each(waiting_for_[page], visit);  // may add to other pages' lists
   waiting_.clear(waiting_for_[page]);
   if (waiting_.mostly_free()) {
     waiting_.compact([this](const auto& move_list) {
-      for (auto& list : waiting_for_) {
-        if (list != reference_lists::kEmpty) move_list(list);
-      }
+      for (auto& list : waiting_for_)
+        move_list(list);
     });
   }
-  return waited;
 }
 
 bool fragment_checks::has(url_id page, std::string_view fragment) const {

@@ -72,8 +72,9 @@ class fragment_checks {
   bool has(url_id page, std::string_view fragment) const;
   void check(const reference& r, url_id page);
   void wait(url_id page, const reference& r);
-  // The references that waited for `page`: they wait no longer.
-  std::vector<reference> stop_waiting(url_id page);
+  // Calls `visit(reference)` with each reference that waited for `page`: they wait no longer.
+  template <class Visit>
+  void stop_waiting(url_id page, Visit visit);
   std::uint32_t intern(std::string_view fragment);
 
   // A parsed page's ids: its hashes are anchor_hashes_[begin, begin + count), sorted.

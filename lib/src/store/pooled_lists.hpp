@@ -88,8 +88,8 @@ class pooled_lists {
   }
 
   /// Moves every block in use below the free ones and gives the memory past them back.
-  /// `each_list(f)` calls `f(handle&)` with the handle of every list that is not empty, once
-  /// each: a handle may change. Nothing is allocated.
+  /// `each_list(f)` calls `f(handle&)` with the handle of every list once (an empty one is
+  /// passed over): a handle may change. Nothing is allocated.
   template <class EachList>
   void compact(EachList each_list) {
     const std::size_t used = blocks_.size() - free_count_;
@@ -118,14 +118,21 @@ class pooled_lists {
     free_count_ = 0;
   }
 
+  /// Calls `visit(entry)` with each entry of `list`, in no particular order. `visit` may add
+  /// to other lists, not clear or compact.
+  template <class Visit>
+  void for_each(handle list, Visit visit) const {
+    for (; list != kEmpty; list = blocks_[list].next) {
+      for (const T& entry : blocks_[list].entries) {
+        if (!entry.empty()) visit(entry);
+      }
+    }
+  }
+
   /// The entries of `list`, in no particular order.
   std::vector<T> entries(handle list) const {
     std::vector<T> all;
-    for (; list != kEmpty; list = blocks_[list].next) {
-      for (const T& entry : blocks_[list].entries) {
-        if (!entry.empty()) all.push_back(entry);
-      }
-    }
+    for_each(list, [&all](const T& entry) { all.push_back(entry); });
     return all;
   }
 
