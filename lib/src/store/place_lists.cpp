@@ -65,7 +65,7 @@ void place_lists::append(handle& list, std::span<const std::uint8_t> encoded) {
 
 std::vector<listed_place> place_lists::places(handle list) const {
   std::vector<listed_place> all;
-  for (const chunk& c : chunks_.entries(list)) {
+  chunks_.for_each(list, [&all](const chunk& c) {
     for (std::size_t at = 0; at < c.used;) {
       listed_place& place = all.emplace_back();
       const std::uint64_t header = get(c.bytes, at);
@@ -76,7 +76,7 @@ std::vector<listed_place> place_lists::places(handle list) const {
       place.source.line = static_cast<std::uint32_t>(get(c.bytes, at));
       place.source.column = static_cast<std::uint32_t>(get(c.bytes, at));
     }
-  }
+  });
   return all;
 }
 
