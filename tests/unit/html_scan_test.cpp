@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
+#include <string_view>
 
+#include "html/byte_search.hpp"
+#include "html/element_names.hpp"
 #include "html/text_positions.hpp"
 
 namespace corocrawl::html {
@@ -21,6 +25,57 @@ TEST(MentionsFrameset, FindsTheNameAtAnyOffsetInAnyCase) {
       }
     }
   }
+}
+
+// A name is looked up as two words (its bytes and its size): names that differ in any byte,
+// in the second word only, or by a trailing NUL are told apart.
+TEST(NameTraits, FindsEachNameExactlyAndOthersNot) {
+  EXPECT_EQ(name_traits("a"), closes_same_trait | essential_trait);
+  EXPECT_EQ(name_traits("td"), closes_same_trait | confuses_gumbo_trait | table_part_trait);
+  EXPECT_EQ(name_traits("strong"), breaks_out_trait);
+  EXPECT_EQ(name_traits("annotation-xml"), essential_trait);  // the longest
+  EXPECT_NE(name_traits("blockquote") & breaks_out_trait, 0U);
+  EXPECT_NE(name_traits("template") & reader_special_trait, 0U);
+  EXPECT_NE(name_traits("script") & raw_text_trait, 0U);
+  for (const std::string_view other :
+       {"", "x", "aa", "tdd", "t", "blockquota", "blockquotes", "annotation-xmlx", "annotation-xm",
+        "strongest", "annotation-xml-and-more", "article"}) {
+    EXPECT_EQ(name_traits(other), 0U) << other;
+    EXPECT_EQ(name_traits_any_case(other), 0U) << other;
+  }
+  using namespace std::string_view_literals;
+  EXPECT_EQ(name_traits("a\0"sv), 0U);
+  EXPECT_EQ(name_traits("td\0\0"sv), 0U);
+}
+
+TEST(NameTraits, AnyCaseLowersLettersOnly) {
+  for (const std::string_view name : {"a", "td", "template", "annotation-xml", "foreignobject"}) {
+    std::string upper(name);
+    for (char& c : upper)
+      c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    EXPECT_EQ(name_traits(upper), 0U) << upper;  // name_traits matches exactly
+    EXPECT_EQ(name_traits_any_case(upper), name_traits(name)) << upper;
+    EXPECT_EQ(name_traits_any_case(name), name_traits(name)) << name;
+  }
+  EXPECT_EQ(name_traits_any_case("AnNoTaTiOn-XmL"), essential_trait);
+  EXPECT_EQ(name_traits_any_case("\xc1"), 0U);  // not a letter, lowered or not
+}
+
+// Around the two blocks searched here and the memchr after them, against std::string_view.
+TEST(FindByte, FindsWhatStringViewFindFinds) {
+  std::mt19937 random(7);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text(random() % 80, 'x');
+    for (char& c : text) {
+      if (random() % 23 == 0) c = '<';
+    }
+    const std::string_view view = text;
+    for (std::size_t from = 0; from <= text.size() + 1; ++from)
+      ASSERT_EQ(find_byte(view, '<', from), view.find('<', from)) << text << " from " << from;
+  }
+  EXPECT_EQ(find_byte("", '<', 0), std::string_view::npos);
+  EXPECT_EQ(find_byte(std::string(100, 'x') + "<", '<', 0), 100U);
+  EXPECT_EQ(find_byte(std::string(100, '\xff'), '\xff', 99), 99U);
 }
 
 TEST(MentionsFrameset, IgnoresNearMisses) {

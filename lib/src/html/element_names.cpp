@@ -2,6 +2,9 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+
+#include "text/ascii.hpp"
 
 namespace corocrawl::html {
 namespace {
@@ -129,48 +132,86 @@ constexpr named_traits kNames[] = {
 };
 
 constexpr std::size_t kLongest = 14;  // "annotation-xml"
-constexpr std::size_t kSlots = 512;   // a power of two, over four times the names
+constexpr unsigned kSlotBits = 8;     // 256 slots, over twice the names
+constexpr std::size_t kSlots = std::size_t{1} << kSlotBits;
 
-constexpr std::size_t hash(std::string_view name) {
-  std::size_t h = name.size();
-  for (const char c : name)
-    h = h * 31 + static_cast<unsigned char>(c);
-  return h;
+// A name (of at most kLongest bytes) as two words: its bytes, the first the lowest, NUL-padded,
+// and its size in the top byte of `high`.
+struct name_key {
+  std::uint64_t low = 0;
+  std::uint64_t high = 0;
+  constexpr bool operator==(const name_key&) const = default;
+};
+
+// Built in registers: bytes stored one at a time and read back as a word would wait for
+// the stores (a failed store forwarding), which cost more than the rest of the lookup.
+constexpr name_key key_of(std::string_view name, bool lower) {
+  name_key key;
+  for (std::size_t k = 0; k < name.size(); ++k) {
+    const char c = lower ? ascii::to_lower(name[k]) : name[k];
+    const std::uint64_t byte = static_cast<unsigned char>(c);
+    if (k < 8) {
+      key.low |= byte << (8 * k);
+    } else {
+      key.high |= byte << (8 * (k - 8));
+    }
+  }
+  key.high |= std::uint64_t{name.size()} << 56;
+  return key;
 }
 
-// Open addressing with linear probing: each slot holds an index into kNames plus one, or 0.
-constexpr std::array<std::uint8_t, kSlots> make_slots() {
-  std::array<std::uint8_t, kSlots> slots{};
-  for (std::size_t i = 0; i < std::size(kNames); ++i) {
-    std::size_t slot = hash(kNames[i].name) & (kSlots - 1);
-    while (slots[slot] != 0)
-      slot = (slot + 1) & (kSlots - 1);
-    slots[slot] = static_cast<std::uint8_t>(i + 1);
+constexpr std::size_t slot_of(name_key key) {
+  return static_cast<std::size_t>(
+      ((key.low * 0x9E3779B97F4A7C15ULL) ^ key.high) * 0xC2B2AE3D27D4EB4FULL >> (64 - kSlotBits));
+}
+
+// Open addressing with linear probing: a slot holds a name's key and traits; an empty one a
+// key of size 0, which no name has.
+struct slot {
+  name_key key;
+  std::uint32_t traits = 0;
+};
+
+constexpr std::array<slot, kSlots> make_slots() {
+  std::array<slot, kSlots> slots{};
+  for (const named_traits& known : kNames) {
+    const name_key key = key_of(known.name, false);
+    std::size_t at = slot_of(key);
+    while (slots[at].key != name_key{})
+      at = (at + 1) & (kSlots - 1);
+    slots[at] = {key, known.traits};
   }
   return slots;
 }
 
 constexpr auto kSlotTable = make_slots();
-static_assert(std::size(kNames) < 255);
 
-// Names are a few bytes: compared here, where std::equal or == would call memcmp.
-bool same_bytes(std::string_view a, std::string_view b) {
-  for (std::size_t k = 0; k < a.size(); ++k) {
-    if (a[k] != b[k]) return false;
+constexpr bool all_names_fit() {
+  for (const named_traits& known : kNames) {
+    if (known.name.empty() || known.name.size() > kLongest) return false;
   }
   return true;
+}
+static_assert(all_names_fit());
+
+std::uint32_t traits_of(name_key key) {
+  for (std::size_t at = slot_of(key);; at = (at + 1) & (kSlots - 1)) {
+    const slot& here = kSlotTable[at];
+    if (here.key == key) return here.traits;
+    if (here.key == name_key{}) return 0;
+  }
 }
 
 }  // namespace
 
 std::uint32_t name_traits(std::string_view name) {
   if (name.empty() || name.size() > kLongest) return 0;
-  for (std::size_t slot = hash(name) & (kSlots - 1);; slot = (slot + 1) & (kSlots - 1)) {
-    const std::uint8_t entry = kSlotTable[slot];
-    if (entry == 0) return 0;
-    const named_traits& known = kNames[entry - 1];
-    if (known.name.size() == name.size() && same_bytes(known.name, name)) return known.traits;
-  }
+  return traits_of(key_of(name, false));
+}
+
+std::uint32_t name_traits_any_case(std::string_view name) {
+  if (name.empty() || name.size() > kLongest) return 0;
+  return traits_of(key_of(name, true));
 }
 
 }  // namespace corocrawl::html

@@ -30,6 +30,8 @@ enum name_trait : std::uint32_t {
 
 /// The traits of element `name`, 0 for a name none of the lists holds.
 std::uint32_t name_traits(std::string_view name);
+/// The same of `name` in any case (ASCII letters), without lowering a copy of it first.
+std::uint32_t name_traits_any_case(std::string_view name);
 
 // Elements whose content the tokenizer reads as text (in HTML content, not in SVG/MathML).
 inline bool is_raw_text(std::string_view name) {

@@ -7,6 +7,7 @@
 #include <span>
 #include <utility>
 
+#include "html/byte_search.hpp"
 #include "html/html_scan.hpp"
 #include "html/link_tag_values.hpp"
 #include "html/text_positions.hpp"
@@ -45,7 +46,7 @@ class link_tag_reader {
         pos_ = n;
         break;
       }
-      const std::size_t lt = html_.find('<', pos_);
+      const std::size_t lt = find_byte(html_, '<', pos_);
       if (lt == std::string_view::npos) {
         pos_ = n;
         break;
@@ -211,11 +212,7 @@ class link_tag_reader {
       return !ascii::iequals(name, "template") && !ascii::iequals(name, "table") &&
              !ascii::iequals(name, "form");
     }
-    std::array<char, 16> lower{};
-    if (name.size() > lower.size()) return true;  // longer than any name with traits
-    for (std::size_t k = 0; k < name.size(); ++k)
-      lower[k] = ascii::to_lower(name[k]);
-    const std::uint32_t traits = name_traits({lower.data(), name.size()});
+    const std::uint32_t traits = name_traits_any_case(name);
     return (traits & (reader_special_trait | raw_text_trait | table_part_trait)) == 0;
   }
 
