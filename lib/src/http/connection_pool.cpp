@@ -51,14 +51,18 @@ void connection_slot::release() {
   }
 }
 
-bool http_connection::quiet() {
+bool http_connection::nothing_held() {
   if (buffer.size() > 0) return false;
   if (auto* tls = std::get_if<1>(&stream)) {
     SSL* session = tls->native_handle();
     if (SSL_pending(session) > 0 || BIO_ctrl_pending(SSL_get_rbio(session)) > 0) return false;
   }
+  return tcp().socket().is_open();
+}
+
+bool http_connection::quiet() {
+  if (!nothing_held()) return false;
   auto& socket = tcp().socket();
-  if (!socket.is_open()) return false;
   // A byte waiting, or 0 for a close by the server, or an error: either way not quiet.
   char byte = 0;
   const auto peeked = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
@@ -83,7 +87,7 @@ std::unique_ptr<http_connection> connection_pool::take_idle(const std::string& r
 
 void connection_pool::put_idle(const std::string& route,
                                std::unique_ptr<http_connection> connection) {
-  if (!connection->quiet()) return;  // closed here
+  if (!connection->nothing_held()) return;  // closed here
   by_route_[route].push_back(lru_.insert(lru_.end(), {route, std::move(connection)}));
   changed();
 }

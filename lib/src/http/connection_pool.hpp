@@ -64,6 +64,9 @@ struct http_connection {
   /// arrived since (plain or TLS), and the server has not closed it. Only such a connection
   /// may carry another request: whatever else is there was not asked for.
   bool quiet();
+  /// What quiet() knows without asking the system: no bytes past the last response here or
+  /// in the TLS session, and the socket open.
+  bool nothing_held();
 
   std::variant<boost::beast::tcp_stream, boost::beast::ssl_stream<boost::beast::tcp_stream>> stream;
   boost::beast::flat_buffer buffer;  // bytes read past one response (an interim one's next)
@@ -82,7 +85,9 @@ class connection_pool {
   /// Idle connections to `route` found not quiet are closed on the way.
   std::unique_ptr<http_connection> take_idle(const std::string& route);
 
-  /// Keeps `connection` for the next request to `route`, if it is quiet(); else closes it.
+  /// Keeps `connection` for the next request to `route`, if nothing_held(); else closes it.
+  /// What arrives or closes meanwhile, take_idle() finds: a system call each time a
+  /// connection is put and taken was one too many for each page of a crawl.
   void put_idle(const std::string& route, std::unique_ptr<http_connection> connection);
 
   /// Waits until one more connection may be opened, closing the least recently used idle
