@@ -325,4 +325,9 @@ page_links extract_links_taking(std::string&& html, std::string_view page_url,
   return read_page(page, page_url, markup_reading::compact, http_charset, &page, limits);
 }
 
+page_links extract_links_kept(std::string_view html, std::string_view page_url,
+                              const parse_limits& limits, std::string_view http_charset) {
+  return read_page(html, page_url, markup_reading::compact, http_charset, nullptr, limits);
+}
+
 }  // namespace corocrawl

@@ -162,6 +162,10 @@ class link_index {
 page_links extract_links_taking(std::string&& html, std::string_view page_url,
                                 const parse_limits& limits = {},
                                 std::string_view http_charset = {});
+/// The same of a page the caller keeps, and frees when it will: for a page small enough that
+/// freeing it early saves little, whose memory the caller's thread should give back itself.
+page_links extract_links_kept(std::string_view html, std::string_view page_url,
+                              const parse_limits& limits = {}, std::string_view http_charset = {});
 
 class link_tag_stream;
 class tag_references;
