@@ -32,7 +32,8 @@ struct crawler::parse_job {
     if (stylesheet) return extract_css_links(body, page_url, charset);
     // A light page stays in the job, which goes back to the event loop's thread: that thread
     // allocated the body, and freeing it here took the lock of its malloc arena while it
-    // allocated (a futex wait and wake on each side, for one page in ten on the 10k site).
+    // allocated (a futex wait on one thread and a wake on the other: 2,000 futex calls on
+    // the 10k site).
     // A larger page goes as soon as its tags are read, so that it and its tree are not held
     // together.
     if (body.size() <= light_page) return extract_links_kept(body, page_url, limits, charset);
