@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <future>
+#include <memory>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -50,7 +52,7 @@ bool runs_a_job(parse_pool& pool) {
         return page;
       },
       job_weight::normal,
-      boost::asio::bind_executor(context, [&](std::exception_ptr error, page_links page) {
+      boost::asio::bind_executor(context, [&](std::exception_ptr error, page_links page, bool) {
         if (!error) got = page.base;
       }));
   context.run();
@@ -71,11 +73,14 @@ TEST(ParsePool, TheEventLoopsThreadRunsAWaitingLightJobOnly) {
   parse_pool pool(1);
   boost::asio::io_context context;
   std::vector<std::string> done;
+  std::vector<bool> pooled;  // each job's on_pool, as it completes
   // The handler, on the event loop, that notes each job's base as it completes.
   const auto note = [&] {
-    return boost::asio::bind_executor(context, [&](std::exception_ptr error, page_links page) {
-      done.push_back(error ? "error" : page.base);
-    });
+    return boost::asio::bind_executor(context,
+                                      [&](std::exception_ptr error, page_links page, bool on_pool) {
+                                        done.push_back(error ? "error" : page.base);
+                                        pooled.push_back(on_pool);
+                                      });
   };
   // The pool's one thread is kept busy until `release` is set, so that what is queued after
   // waits for it.
@@ -110,8 +115,46 @@ TEST(ParsePool, TheEventLoopsThreadRunsAWaitingLightJobOnly) {
   release.set_value();
   context.run();
   EXPECT_EQ(done, (std::vector<std::string>{"light", "busy", "heavy", "normal"}));
+  EXPECT_EQ(pooled, (std::vector<bool>{false, true, true, true}));
   EXPECT_EQ(heavy_on, busy_on);
   EXPECT_EQ(normal_on, busy_on);
+}
+
+// A memory resource that notes the thread each deallocation comes on.
+class thread_noting_resource : public std::pmr::memory_resource {
+ public:
+  std::thread::id freed_on;
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+    return std::pmr::new_delete_resource()->allocate(bytes, alignment);
+  }
+  void do_deallocate(void* memory, std::size_t bytes, std::size_t alignment) override {
+    freed_on = std::this_thread::get_id();
+    std::pmr::new_delete_resource()->deallocate(memory, bytes, alignment);
+  }
+  bool do_is_equal(const memory_resource& other) const noexcept override { return this == &other; }
+};
+
+TEST(ParsePool, APageGivenBackIsFreedOnThePoolThreadThatTakesTheNextJob) {
+  parse_pool pool(1);
+  boost::asio::io_context context;
+  thread_noting_resource upstream;
+  page_links page;
+  page.link_text = std::make_unique<std::pmr::monotonic_buffer_resource>(&upstream);
+  EXPECT_NE(page.link_text->allocate(100), nullptr);
+  pool.free_on_pool(std::move(page));
+  EXPECT_EQ(upstream.freed_on, std::thread::id{});  // no job has come since
+
+  std::thread::id ran_on;
+  bool on_pool = false;
+  pool.async_run(named_job("next", ran_on), job_weight::normal,
+                 boost::asio::bind_executor(context, [&](std::exception_ptr, page_links,
+                                                         bool pooled) { on_pool = pooled; }));
+  context.run();
+  EXPECT_TRUE(on_pool);
+  EXPECT_NE(ran_on, std::this_thread::get_id());
+  EXPECT_EQ(upstream.freed_on, ran_on);
 }
 
 class ParsePoolDeathTest : public ::testing::Test {

@@ -147,15 +147,21 @@ class crawler {
   boost::asio::awaitable<void> read_page(const work_item& item, http_response response,
                                          fetch_record& record, bool whole,
                                          std::optional<page_links> read_in_pieces);
+  /// A page's references, and whether a pool thread built them (then parse_pool::free_on_pool
+  /// frees them once read).
+  struct parsed_page {
+    page_links page;
+    bool on_pool = false;
+  };
   /// The references of a page or stylesheet, read on the parse pool; `charset` is its
   /// Content-Type's.
-  boost::asio::awaitable<page_links> parse(std::string body, const std::string& page_url,
-                                           std::string charset, bool stylesheet);
+  boost::asio::awaitable<parsed_page> parse(std::string body, const std::string& page_url,
+                                            std::string charset, bool stylesheet);
   /// The references of a page read as its body came (page_in_pieces::finish), on the pool.
   boost::asio::awaitable<page_links> parse(page_in_pieces page);
   struct parse_job;
   /// Runs `job` on the pool as its weight allows; a stop of the crawl ends it.
-  boost::asio::awaitable<page_links> run_parse(parse_job job);
+  boost::asio::awaitable<parsed_page> run_parse(parse_job job);
   /// Counts a body of `bytes` in bodies_held_ while it lives, pausing and resuming the
   /// frontier as it passes the bounds (see bodies_held_).
   class body_hold {

@@ -110,12 +110,13 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
     co_return;
 
   // (Not a co_await in an arm of ?:, which GCC 12 miscompiles.)
-  page_links page;
+  parsed_page parsed;
   if (read_in_pieces)
-    page = std::move(*read_in_pieces);
+    parsed.page = std::move(*read_in_pieces);
   else
-    page = co_await parse(std::move(response.body), record.url, media->charset.value_or(""),
-                          is_css(media->type));
+    parsed = co_await parse(std::move(response.body), record.url, media->charset.value_or(""),
+                            is_css(media->type));
+  page_links& page = parsed.page;
   if (stopping_) co_return;
   // The charset declared, else the one the page was read in.
   if (!media->charset) record.encoding = ascii::to_lower(page.encoding);
@@ -140,6 +141,7 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   record.num_new_urls = counts.new_urls;
   if (record.num_urls > 0)
     spdlog::debug("got {} distinct urls from {}", record.num_urls, record.url);
+  if (parsed.on_pool) parse_pool_.free_on_pool(std::move(page));
 }
 
 void crawler::take_references(const work_item& item, const page_links& page, link_counts& counts,
@@ -214,26 +216,30 @@ std::optional<crawler::url_id> crawler::take_link(const page_link& link, url_id 
   return added;
 }
 
-asio::awaitable<page_links> crawler::parse(std::string body, const std::string& page_url,
-                                           std::string charset, bool stylesheet) {
+asio::awaitable<crawler::parsed_page> crawler::parse(std::string body, const std::string& page_url,
+                                                     std::string charset, bool stylesheet) {
   return run_parse({std::move(body), page_url, std::move(charset), stylesheet, {}, {}});
 }
 
+// Most of such a page's references were built on the loop's thread as its body came, and are
+// freed there.
 asio::awaitable<page_links> crawler::parse(page_in_pieces page) {
-  return run_parse({{}, {}, {}, false, {}, std::move(page)});
+  auto parsing = run_parse({{}, {}, {}, false, {}, std::move(page)});
+  parsed_page parsed = co_await std::move(parsing);
+  co_return std::move(parsed.page);
 }
 
 // Parsed on the pool; this resumes on the crawl's thread, where the seen-set lives. The parse
 // is not cancelled with the worker: halt() makes it end at once instead. (The operation is
 // made outside the co_await's full expression: GCC 12 destroys some of its temporaries twice.)
-asio::awaitable<page_links> crawler::run_parse(parse_job job) {
+asio::awaitable<crawler::parsed_page> crawler::run_parse(parse_job job) {
   job.limits.stop = parse_stop_.get_token();
   const job_weight weight = job.weight();
   ++parsing_;
-  auto parsed = parse_pool_.async_run(std::move(job), weight, asio::use_awaitable);
-  page_links page = co_await std::move(parsed);
+  auto parsing = parse_pool_.async_run(std::move(job), weight, asio::use_awaitable);
+  auto [page, on_pool] = co_await std::move(parsing);
   --parsing_;
-  co_return page;
+  co_return parsed_page{std::move(page), on_pool};
 }
 
 crawler::body_hold::body_hold(crawler& owner, std::size_t bytes) : owner_(owner), bytes_(bytes) {

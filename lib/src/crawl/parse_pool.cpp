@@ -13,6 +13,7 @@
 #include <system_error>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "sys/free_memory.hpp"
 
@@ -54,6 +55,7 @@ struct parse_pool::state {
   // finish() is posted when the first one comes.
   std::unique_ptr<task> finished;
   bool finish_posted = false;
+  std::vector<page_links> to_free;  // by a pool thread (free_on_pool)
 };
 
 parse_pool::parse_pool(unsigned threads) : state_(std::make_shared<state>()) {
@@ -96,6 +98,14 @@ void parse_pool::submit(std::unique_ptr<task> job) {
   if (wake) state_->work.notify_one();
 }
 
+void parse_pool::free_on_pool(page_links page) {
+  const std::lock_guard lock(state_->mutex);
+  try {
+    state_->to_free.push_back(std::move(page));
+  } catch (const std::bad_alloc&) {  // then it is freed here, as any other page
+  }
+}
+
 bool parse_pool::run_one_here() {
   std::unique_ptr<task> job;
   {
@@ -128,6 +138,8 @@ void parse_pool::serve(const std::shared_ptr<state>& shared) {
   // this thread's heap): an exception leaving this thread would be std::terminate, and a
   // finished job never handed back would leave the crawl waiting.
   spare_memory spare;
+  // What free_on_pool() gave this thread, swapped with the queue's, whose memory each keeps.
+  std::vector<page_links> freeing;
   std::unique_lock lock(s.mutex);
   while (!s.stopping) {
     std::unique_ptr<task> job;
@@ -145,7 +157,10 @@ void parse_pool::serve(const std::shared_ptr<state>& shared) {
       --s.sleeping;
       continue;
     }
+    job->on_pool = true;
+    freeing.swap(s.to_free);
     lock.unlock();
+    freeing.clear();
     job->run();
     // A big page's tree, some ten times its size, was just freed, in this thread's heap.
     if (heavy) give_back_freed_memory();

@@ -49,17 +49,22 @@ class parse_pool {
 
   std::size_t size() const { return threads_.size(); }
 
+  /// Frees `page`, which a pool thread's job built, on a pool thread: its memory came from
+  /// that thread's malloc arena, and freeing it here would take the arena's lock while the
+  /// thread allocates. It goes when a pool thread next takes a job, or with the pool.
+  void free_on_pool(page_links page);
+
   /// Runs the first waiting light job on the calling thread, which must be the jobs' home;
   /// its handler is posted there. Returns whether there was one. Should memory be short for
   /// the post, throws std::bad_alloc and keeps the job, whose post the next call makes.
   bool run_one_here();
 
   /// Runs `job` (a callable returning page_links) as its `weight` allows, and completes with
-  /// its result, or the exception it threw, on the handler's executor. Not cancellable: a job
-  /// ends when it returns.
+  /// its result, or the exception it threw, on the handler's executor, and whether a pool
+  /// thread ran it (see free_on_pool). Not cancellable: a job ends when it returns.
   template <class Job, class CompletionToken>
   auto async_run(Job job, job_weight weight, CompletionToken&& token) {
-    return boost::asio::async_initiate<CompletionToken, void(std::exception_ptr, page_links)>(
+    return boost::asio::async_initiate<CompletionToken, void(std::exception_ptr, page_links, bool)>(
         [this, weight](auto handler, Job queued) {
           using handler_type = decltype(handler);
           auto queued_task =
@@ -80,6 +85,7 @@ class parse_pool {
     // The handler's executor, holding work there until complete().
     virtual const boost::asio::any_io_executor& home() const = 0;
     job_weight weight = job_weight::normal;
+    bool on_pool = false;  // a pool thread ran it (not run_one_here)
     // The next finished job: finishing one allocates nothing on the pool's threads.
     std::unique_ptr<task> next_finished;
   };
@@ -99,7 +105,7 @@ class parse_pool {
         error_ = std::current_exception();
       }
     }
-    void complete() override { std::move(handler_)(error_, std::move(result_)); }
+    void complete() override { std::move(handler_)(error_, std::move(result_), on_pool); }
     const boost::asio::any_io_executor& home() const override { return home_; }
 
    private:
