@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <deque>
 #include <iterator>
-#include <vector>
 
 #include "store/table_memory.hpp"
 
@@ -127,13 +126,6 @@ class pooled_lists {
         if (!entry.empty()) visit(entry);
       }
     }
-  }
-
-  /// The entries of `list`, in no particular order.
-  std::vector<T> entries(handle list) const {
-    std::vector<T> all;
-    for_each(list, [&all](const T& entry) { all.push_back(entry); });
-    return all;
   }
 
  private:
