@@ -157,7 +157,9 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   if (!stopping_ && fetched.response.body_taken) {
     // (The operation is made outside the co_await's full expression, as in run_parse().)
     auto reading = parse(std::move(*sink.page));
-    read_in_pieces = co_await std::move(reading);
+    parsed_page read = co_await std::move(reading);
+    // Freed on this thread, whoever finished it: most of it was built here as the body came.
+    read_in_pieces = std::move(read.page);
     if (!stopping_ && read_in_pieces->outcome == parse_outcome::needs_whole_page) {
       // Its link tags alone could not say what it references: fetched again, it is kept and
       // read whole, as a page without a Content-Length is.

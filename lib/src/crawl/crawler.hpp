@@ -158,7 +158,7 @@ class crawler {
   boost::asio::awaitable<parsed_page> parse(std::string body, const std::string& page_url,
                                             std::string charset, bool stylesheet);
   /// The references of a page read as its body came (page_in_pieces::finish), on the pool.
-  boost::asio::awaitable<page_links> parse(page_in_pieces page);
+  boost::asio::awaitable<parsed_page> parse(page_in_pieces page);
   struct parse_job;
   /// Runs `job` on the pool as its weight allows; a stop of the crawl ends it.
   boost::asio::awaitable<parsed_page> run_parse(parse_job job);

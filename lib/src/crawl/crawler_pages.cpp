@@ -221,12 +221,8 @@ asio::awaitable<crawler::parsed_page> crawler::parse(std::string body, const std
   return run_parse({std::move(body), page_url, std::move(charset), stylesheet, {}, {}});
 }
 
-// Most of such a page's references were built on the loop's thread as its body came, and are
-// freed there.
-asio::awaitable<page_links> crawler::parse(page_in_pieces page) {
-  auto parsing = run_parse({{}, {}, {}, false, {}, std::move(page)});
-  parsed_page parsed = co_await std::move(parsing);
-  co_return std::move(parsed.page);
+asio::awaitable<crawler::parsed_page> crawler::parse(page_in_pieces page) {
+  return run_parse({{}, {}, {}, false, {}, std::move(page)});
 }
 
 // Parsed on the pool; this resumes on the crawl's thread, where the seen-set lives. The parse
