@@ -1,6 +1,7 @@
-// link_resolver's fast path: plain relative links (letters, digits, "-._~/", a fragment)
-// against a normalised http(s) base are joined without parsing, and must give exactly what
-// the general path gives. A base written otherwise ("HTTP://", a default port) names the same
+// link_resolver's fast paths: plain relative links (letters, digits, "-._~/", a fragment)
+// against a normalised http(s) base are joined without parsing, and absolute http(s) links
+// written as normalised are taken as they are; both must give exactly what the general path
+// gives. A base written otherwise ("HTTP://", a default port) names the same
 // URL but takes the general path, so the two are compared link by link.
 
 #include <gtest/gtest.h>
@@ -36,8 +37,10 @@ TEST(LinkResolverFastPath, CommonLinksResolveAsBrowsersDo) {
   EXPECT_EQ(resolver.resolve("./"), opt("http://example.com/docs/lib/"));
   EXPECT_EQ(resolver.resolve(".."), opt("http://example.com/docs/"));
   EXPECT_EQ(resolver.resolve("a/./b/../c"), opt("http://example.com/docs/lib/a/c"));
-  // Not plain: the general path.
   EXPECT_EQ(resolver.resolve("#frag"), opt("http://example.com/docs/lib/os.html?v=1"));
+  EXPECT_EQ(resolver.resolve(""), opt("http://example.com/docs/lib/os.html?v=1"));
+  // Not plain: the general path.
+  EXPECT_EQ(resolver.resolve(" #frag"), opt("http://example.com/docs/lib/os.html?v=1"));
   EXPECT_EQ(resolver.resolve("//other.org/p"), opt("http://other.org/p"));
   EXPECT_EQ(resolver.resolve("a b"), opt("http://example.com/docs/lib/a%20b"));
 }
@@ -56,6 +59,49 @@ TEST(LinkResolverFastPath, AgreesWithTheGeneralPathOnRandomLinks) {
       std::string link;
       for (std::size_t n = length(random); n > 0; --n)
         link += alphabet[pick(random)];
+      ASSERT_EQ(fast.resolve(link), general.resolve(link)) << normalised << " + " << link;
+    }
+  }
+}
+
+TEST(LinkResolverFastPath, AbsoluteLinksResolveAsBrowsersDo) {
+  link_resolver resolver("http://example.com/docs/lib/os.html");
+  EXPECT_EQ(resolver.resolve("https://docs.python.org/3/library/os.html#os.stat"),
+            opt("https://docs.python.org/3/library/os.html"));
+  EXPECT_EQ(resolver.resolve("https://peps.python.org"), opt("https://peps.python.org/"));
+  EXPECT_EQ(resolver.resolve("http://h.org:8080?q=a/../b"), opt("http://h.org:8080/?q=a/../b"));
+  EXPECT_EQ(resolver.resolve("http://h.org/a/./b/../c/?x=1&y=2"), opt("http://h.org/a/c/?x=1&y=2"));
+  // Not as normalised: the general path.
+  EXPECT_EQ(resolver.resolve("http://h.org:80/x"), opt("http://h.org/x"));
+  EXPECT_EQ(resolver.resolve("https://H.org:0443/x"), opt("https://h.org/x"));
+  EXPECT_EQ(resolver.resolve("http://h.org/%7ex"), opt("http://h.org/~x"));
+}
+
+TEST(LinkResolverFastPath, AbsoluteLinksAgreeWithTheGeneralPathOnRandomLinks) {
+  // A scheme, a host, perhaps a port, then a path and query: of the bytes the fast path takes,
+  // and of some it leaves to the general path.
+  const std::vector<std::string> schemes = {"http://", "https://", "HTTP://",  "http:/",
+                                            "http:",   "ftp://",   "https:///"};
+  const std::vector<std::string> ports = {"",    "",       ":80",    ":443",    ":0", ":8080",
+                                          ":08", ":65535", ":65536", ":123456", ":",  ":8a"};
+  constexpr std::string_view host_bytes = "abZ09.-_~%@";
+  constexpr std::string_view rest_bytes = "ab/./../-_~0%?=&:@!'#\\ Z";
+  std::mt19937 random(17);
+  const auto pick = [&random](std::size_t size) {
+    return std::uniform_int_distribution<std::size_t>(0, size - 1)(random);
+  };
+  const auto some = [&](std::string_view bytes, std::size_t longest) {
+    std::string text;
+    for (std::size_t n = pick(longest + 1); n > 0; --n)
+      text += bytes[pick(bytes.size())];
+    return text;
+  };
+  for (const auto& [normalised, written] : kBases) {
+    link_resolver fast(normalised);
+    link_resolver general(written);
+    for (int i = 0; i < 20000; ++i) {
+      const std::string link = schemes[pick(schemes.size())] + some(host_bytes, 6) +
+                               ports[pick(ports.size())] + some(rest_bytes, 14);
       ASSERT_EQ(fast.resolve(link), general.resolve(link)) << normalised << " + " << link;
     }
   }

@@ -169,7 +169,11 @@ bool link_resolver::resolve_plain(std::string_view link, std::string& out) const
   if (origin_length_ == 0) return false;
   const std::size_t hash = link.find('#');
   if (hash != std::string_view::npos) link = link.substr(0, hash);
-  if (link.empty() || link.starts_with("//")) return false;
+  if (link.empty()) {
+    out.assign(base_);  // the page itself: its base is normalised, without a fragment
+    return true;
+  }
+  if (link.starts_with("//")) return false;
   // Unreserved bytes and '/': what neither the WHATWG parser nor normalisation changes.
   for (const char c : link) {
     if (!is_unreserved(c) && c != '/') return false;
@@ -181,6 +185,57 @@ bool link_resolver::resolve_plain(std::string_view link, std::string& out) const
   return true;
 }
 
+bool link_resolver::resolve_absolute(std::string_view link, std::string& out) {
+  const std::size_t hash = link.find('#');
+  if (hash != std::string_view::npos) link = link.substr(0, hash);
+  std::uint16_t default_port = 80;
+  std::size_t at = 0;  // past "scheme://"
+  if (link.starts_with("http://")) {
+    at = 7;
+  } else if (link.starts_with("https://")) {
+    at = 8;
+    default_port = 443;
+  } else {
+    return false;
+  }
+  const auto is_host_byte = [](char c) {
+    return ascii::is_digit(c) || (c >= 'a' && c <= 'z') || c == '-' || c == '.' || c == '_' ||
+           c == '~';
+  };
+  const std::size_t host = at;
+  while (at < link.size() && is_host_byte(link[at]))
+    ++at;
+  if (at == host) return false;
+  if (at < link.size() && link[at] == ':') {
+    // Digits without a leading zero, below 65536, not the default: written as normalised.
+    const std::size_t digits = ++at;
+    std::uint32_t port = 0;
+    while (at < link.size() && ascii::is_digit(link[at]) && at - digits < 5)
+      port = port * 10 + static_cast<std::uint32_t>(link[at++] - '0');
+    if (at == digits || link[digits] == '0' || port > 65535 || port == default_port) return false;
+  }
+  const std::size_t path = at;
+  if (at < link.size() && link[at] != '/' && link[at] != '?') return false;
+  for (; at < link.size() && link[at] != '?'; ++at) {
+    if (!is_unreserved(link[at]) && link[at] != '/') return false;
+  }
+  const std::size_t query = at;  // its '?', or the end
+  for (; at < link.size(); ++at) {
+    const char c = link[at];
+    if (!is_unreserved(c) && !is_sub_delim(c) && c != ':' && c != '@' && c != '/' && c != '?')
+      return false;
+  }
+  out.assign(link, 0, path);
+  if (query == path) {
+    out += '/';  // an empty path is "/"
+  } else {
+    out.append(link, path, query - path);
+    remove_dot_segments(out, path);
+  }
+  out.append(link, query);
+  return true;
+}
+
 std::optional<std::string> link_resolver::resolve(std::string_view link) {
   const auto url = resolve_in_place(link);
   if (!url) return std::nullopt;
@@ -189,7 +244,8 @@ std::optional<std::string> link_resolver::resolve(std::string_view link) {
 
 std::optional<std::string_view> link_resolver::resolve_in_place(std::string_view link) {
   if (!parts_) return std::nullopt;
-  if (resolve_plain(link, out_)) return out_;
+  if (resolve_plain(link, out_) || (origin_length_ != 0 && resolve_absolute(link, out_)))
+    return out_;
   try {
     clean_href(link, href_);
     if (!browser_to_rfc3986(href_, scheme_, ref_)) return std::nullopt;
