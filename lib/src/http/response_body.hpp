@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <boost/asio/buffer.hpp>
+#include <boost/beast/core/buffers_range.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/optional/optional.hpp>
 #include <boost/system/error_code.hpp>
@@ -57,12 +58,15 @@ struct response_body {
           grown.append(body_);
           body_.swap(grown);
         }
-        body_.resize(before + n);
+        // Appended, not resized and copied into: a resize would first fill the bytes with NULs.
+        for (const auto buffer : boost::beast::buffers_range_ref(buffers))
+          body_.append(static_cast<const char*>(buffer.data()), buffer.size());
       } catch (const std::bad_alloc&) {
+        body_.resize(before);
         ec = make_error_code(boost::system::errc::not_enough_memory);
         return 0;
       }
-      return boost::asio::buffer_copy(boost::asio::buffer(body_.data() + before, n), buffers);
+      return n;
     }
 
     void finish(boost::system::error_code& ec) { ec = {}; }
