@@ -81,6 +81,31 @@ TEST(UrlTable, VeryLongUrlsUrlsWithNulAndEmptyOnes) {
   }
 }
 
+TEST(UrlTable, TextsOfEverySizeAroundTheLongSizeAndTextsThatRunIntoTheNext) {
+  // A size below 255 takes a byte, one from 255 on three: each text reads back whole, and a
+  // text is never found as a longer one that holds it and the texts stored after it.
+  url_table table;
+  std::vector<std::pair<std::string, url_table::id>> added;
+  for (std::size_t size = 250; size < 262; ++size) {
+    std::string text(size, static_cast<char>('a' + size % 26));
+    added.emplace_back(text, table.add(text));
+  }
+  const auto a = table.add("a");
+  const auto b = table.add("b");
+  for (const auto& [text, id] : added) {
+    EXPECT_EQ(table[id], text);
+    EXPECT_EQ(table.find(text), id);
+    EXPECT_FALSE(table.find(text + '\0'));
+  }
+  EXPECT_EQ(table.find("a"), a);
+  EXPECT_EQ(table.find("b"), b);
+  EXPECT_FALSE(table.find(std::string("a\0b", 3)));
+  EXPECT_FALSE(
+      table.find(std::string("a\x01"
+                             "b",
+                             3)));
+}
+
 TEST(CrawlStore, RecordsComeBackAsTheyWentInSortedByUrl) {
   crawl_store store;
   const auto root = store.add_url("http://a.test/", std::nullopt);

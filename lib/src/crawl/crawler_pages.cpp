@@ -152,11 +152,11 @@ void crawler::take_references(const work_item& item, const page_links& page, lin
   urls.reserve(page.links.size());
   for (const auto& link : page.links)
     urls.push_back(link.url);
-  store_->prefetch(urls);
+  const std::span<const std::size_t> hashes = store_->prefetch(urls);
   std::vector<std::optional<url_id>> ids;
   ids.reserve(page.links.size());
-  for (const auto& link : page.links)
-    ids.push_back(take_link(link, item.url, depth, too_deep, counts, taken));
+  for (std::size_t i = 0; i < page.links.size(); ++i)
+    ids.push_back(take_link(page.links[i], hashes[i], item.url, depth, too_deep, counts, taken));
   // The store's numbers of the page's tags, each looked up once, when a reference noted has it.
   std::vector<std::uint32_t> tags(page.tags.size(), stored_source::kNone);
   const auto taken_up_to = taken != nullptr ? taken->last : std::pair{0U, 0U};
@@ -179,10 +179,12 @@ void crawler::take_references(const work_item& item, const page_links& page, lin
   }
 }
 
-std::optional<crawler::url_id> crawler::take_link(const page_link& link, url_id page, int depth,
-                                                  bool too_deep, link_counts& counts,
-                                                  pieces_taken* taken) {
+std::optional<crawler::url_id> crawler::take_link(const page_link& link, std::size_t hash,
+                                                  url_id page, int depth, bool too_deep,
+                                                  link_counts& counts, pieces_taken* taken) {
   const std::string_view link_url = unaliased(link.url, aliased_);
+  if (link_url.data() != link.url.data() || link_url.size() != link.url.size())
+    hash = crawl_store::hash(link_url);  // an alias rewrote it
   if (link_url.size() > max_url_length) {
     spdlog::warn("{}: not following a link of {} bytes (the limit is {})", store_->url(page),
                  link_url.size(), max_url_length);
@@ -190,7 +192,7 @@ std::optional<crawler::url_id> crawler::take_link(const page_link& link, url_id 
   }
   const bool resource = link.kind == reference_kind::resource;
   // A URL seen before passed the scope (or is a root): its patterns are not searched again.
-  if (const auto seen = store_->find(link_url)) {
+  if (const auto seen = store_->find(link_url, hash)) {
     if (!resource) store_->mark_resource(*seen, false);  // read when fetched: GET it
     if (taken != nullptr && !taken->links.insert(*seen).second) return seen;  // noted before
     if (!store_->external(*seen)) ++counts.urls;

@@ -25,7 +25,7 @@ crawl_store::url_id crawl_store::add_url(std::string_view url, std::optional<url
   return id;
 }
 
-void crawl_store::prefetch(std::span<const std::string_view> urls) {
+std::span<const std::size_t> crawl_store::prefetch(std::span<const std::string_view> urls) {
   prefetch_hashes_.clear();
   for (const std::string_view url : urls) {
     prefetch_hashes_.push_back(url_table::hash(url));
@@ -43,6 +43,7 @@ void crawl_store::prefetch(std::span<const std::string_view> urls) {
     urls_.prefetch_text(id);
     places_.prefetch(entries_[id].sources);
   }
+  return prefetch_hashes_;
 }
 
 void crawl_store::note_depth(url_id id, int depth) {

@@ -48,9 +48,15 @@ class crawl_store final : public record_source {
 
   /// The id of `url`, if it was added.
   std::optional<url_id> find(std::string_view url) const { return urls_.find(url); }
+  /// The same, for `h` the hash() of `url`.
+  std::optional<url_id> find(std::string_view url, std::size_t h) const {
+    return urls_.find(url, h);
+  }
+  /// The hash find() looks `url` up by.
+  static std::size_t hash(std::string_view url) { return url_table::hash(url); }
   /// Starts reading, several at a time, what finding `urls` and noting links and sources
-  /// to them will read.
-  void prefetch(std::span<const std::string_view> urls);
+  /// to them will read. Returns the hash() of each, valid until the next call.
+  std::span<const std::size_t> prefetch(std::span<const std::string_view> urls);
   std::string_view url(url_id id) const { return urls_[id]; }
   /// How many URLs were added: the next one's id.
   std::size_t size_seen() const { return entries_.size(); }

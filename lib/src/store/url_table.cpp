@@ -7,9 +7,9 @@
 
 namespace corocrawl {
 
-std::optional<url_table::id> url_table::find(std::string_view url) const {
+std::optional<url_table::id> url_table::find(std::string_view url, std::size_t h) const {
   if (slot_count() == 0) return std::nullopt;
-  const id found = slots_[slot_of(url, hash(url))].url;
+  const id found = slots_[slot_of(url, h)].url;
   if (found == kEmpty) return std::nullopt;
   return found;
 }
@@ -27,7 +27,15 @@ url_table::id url_table::add(std::string_view url) {
 std::string_view url_table::operator[](id i) const {
   const std::uint32_t ref = refs_[i];
   if ((ref & kApart) != 0) return apart_[ref & ~kApart];
-  return blocks_[ref >> kBlockBits].get() + (ref & (kBlockSize - 1));
+  const auto* text = reinterpret_cast<const unsigned char*>(blocks_[ref >> kBlockBits].get()) +
+                     (ref & (kBlockSize - 1));
+  std::size_t size = text[0];
+  ++text;
+  if (size == kLongSize) {
+    size = text[0] | (std::size_t{text[1]} << 8);
+    text += 2;
+  }
+  return {reinterpret_cast<const char*>(text), size};
 }
 
 std::optional<url_table::id> url_table::likely(std::size_t h) const {
@@ -62,8 +70,9 @@ std::size_t url_table::slot_of(std::string_view url, std::size_t h) const {
 }
 
 std::uint32_t url_table::store(std::string_view url) {
-  const bool fits = url.size() + 1 <= kBlockSize - used_;
-  const bool apart = url.size() >= kBlockSize / 16 || url.find('\0') != std::string_view::npos ||
+  const std::size_t stored = url.size() + (url.size() < kLongSize ? 1 : 3);
+  const bool fits = stored <= kBlockSize - used_;
+  const bool apart = url.size() >= kBlockSize / 16 ||
                      (!fits && blocks_.size() == kApart >> kBlockBits);  // refs would reach kApart
   if (apart) {
     apart_.emplace_back(url);
@@ -73,11 +82,17 @@ std::uint32_t url_table::store(std::string_view url) {
     blocks_.push_back(std::make_unique_for_overwrite<char[]>(kBlockSize));
     used_ = 0;
   }
-  char* text = blocks_.back().get() + used_;
+  auto* text = reinterpret_cast<unsigned char*>(blocks_.back().get()) + used_;
+  if (url.size() < kLongSize) {
+    *text++ = static_cast<unsigned char>(url.size());
+  } else {  // below kBlockSize / 16: two bytes
+    *text++ = kLongSize;
+    *text++ = static_cast<unsigned char>(url.size() & 0xff);
+    *text++ = static_cast<unsigned char>(url.size() >> 8);
+  }
   std::memcpy(text, url.data(), url.size());
-  text[url.size()] = '\0';
   const auto ref = static_cast<std::uint32_t>(((blocks_.size() - 1) << kBlockBits) + used_);
-  used_ += url.size() + 1;
+  used_ += stored;
   return ref;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// The URLs of a crawl, each stored once and known by number: a URL costs its text and a NUL,
-// four bytes of reference and 12-23 bytes of index, with no allocation per URL. (Any text
+// The URLs of a crawl, each stored once and known by number: a URL costs its text and a byte
+// of its size (three from 255 bytes on), four bytes of reference and 12-23 bytes of index,
+// with no allocation per URL. (Any text
 // known by number can be kept so: fragment_checks keeps its fragments in one.)
 //
 // A slot of the index holds the id and 32 bits of the URL's hash that did not choose the
@@ -26,7 +27,9 @@ class url_table {
   using id = std::uint32_t;
 
   /// The id of `url`, if it was added.
-  std::optional<id> find(std::string_view url) const;
+  std::optional<id> find(std::string_view url) const { return find(url, hash(url)); }
+  /// The same, for `h` the hash() of `url`.
+  std::optional<id> find(std::string_view url, std::size_t h) const;
   /// Adds `url`, which must not be in the table yet, and returns its id: ids count from 0.
   id add(std::string_view url);
   /// The URL of `i` (< size()); the view stays valid as long as the table.
@@ -52,6 +55,8 @@ class url_table {
   static constexpr std::size_t kBlockBits = 20;  // 1 MiB blocks
   static constexpr std::size_t kBlockSize = std::size_t{1} << kBlockBits;
   static constexpr std::uint32_t kApart = 0x8000'0000;  // a ref with this bit: an index into apart_
+  static constexpr unsigned char kLongSize = 0xff;
+  static_assert(kBlockSize / 16 <= 0x10000, "a text in a block has a size of two bytes at most");
 
   struct slot {
     id url = kEmpty;
@@ -62,9 +67,11 @@ class url_table {
   std::uint32_t store(std::string_view url);
   void grow();
 
-  // The URLs' text, NUL-terminated, back to back in blocks. A ref is the text's offset in
-  // the blocks taken as one run (4 bytes instead of a 16-byte view); a URL that is very long,
-  // holds a NUL or would not fit below kApart is kept apart.
+  // The URLs' text, each after its size, back to back in blocks: a byte below kLongSize, else
+  // kLongSize and two bytes, little-endian (a probe compares sizes before bytes, and nothing
+  // reads a text to find its end). A ref is the offset of the size in the blocks taken as one
+  // run (4 bytes instead of a 16-byte view); a URL that is very long or would not fit below
+  // kApart is kept apart.
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::size_t used_ = kBlockSize;    // in the last block
   table_array<std::uint32_t> refs_;  // by id
