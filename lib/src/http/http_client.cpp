@@ -10,6 +10,7 @@
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
@@ -18,12 +19,15 @@
 #include <new>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <variant>
+#include <vector>
 
 #include "corocrawl/errors.hpp"
 #include "http/content_type.hpp"
 #include "http/decompress.hpp"
 #include "http/openssl_loader.hpp"
+#include "http/request_head.hpp"
 #include "http/response_body.hpp"
 #include "url/host.hpp"
 
@@ -394,20 +398,20 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
   const auto request_target =
       absolute_form ? "http://" + host_header(target) + target.target : target.target;
   const bool head = mode == fetch_mode::head;
-  http::request<http::empty_body> request{head ? http::verb::head : http::verb::get, request_target,
-                                          11};
-  request.set(http::field::host, host_header(target));
-  request.set(http::field::user_agent, options_.user_agent);
-  request.set(http::field::accept,
-              "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8");
-  request.set(http::field::accept_encoding, "gzip, deflate");
+  const std::string host = host_header(target);
+  std::vector<header_field> fields = {
+      {"Host", host},
+      {"User-Agent", options_.user_agent},
+      {"Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"},
+      {"Accept-Encoding", "gzip, deflate"}};
   if (absolute_form && proxy->authorization)
-    request.set(http::field::proxy_authorization, *proxy->authorization);
+    fields.push_back({"Proxy-Authorization", *proxy->authorization});
   for (const auto& header : headers)
-    request.set(header.name, header.value);
+    fields.push_back({header.name, header.value});
+  const std::string request = request_head(head ? "HEAD" : "GET", request_target, fields);
 
   auto [write_ec, written] = co_await std::visit(
-      [&](auto& s) { return http::async_write(s, request, use_tuple); }, conn.stream);
+      [&](auto& s) { return asio::async_write(s, asio::buffer(request), use_tuple); }, conn.stream);
   if (write_ec) co_return exchange_result{failure(write_ec), false, is_closed_connection(write_ec)};
 
   std::optional<response_parser> parser;
