@@ -128,31 +128,61 @@ TEST(PositionCounter, CountsColumnsInCodePointsAcrossLongRuns) {
   }
 }
 
-TEST(PositionCounter, CountsLinesAndColumnsAsEachByteWouldAcrossOffsetsAskedInTurn) {
-  // Line feeds in bulk, CRs byte by byte: every text of these bytes, every offset in turn,
-  // against a count of one byte at a time.
-  const std::string alphabet = "ab\n\r\xc3\xa9\n\n";
-  std::string text;
-  for (std::size_t i = 0; i < 400; ++i)
-    text += alphabet[(i * 7 + i / 11) % alphabet.size()];
-  for (const std::size_t step : {1, 3, 8, 17, 64}) {
-    position_counter counter(text);
-    for (std::size_t offset = 0; offset <= text.size(); offset += step) {
-      text_position expected;
-      bool after_cr = false;
-      for (std::size_t k = 0; k < offset; ++k) {
-        const auto c = static_cast<unsigned char>(text[k]);
-        if (c == '\n' || c == '\r') {
-          if (!(c == '\n' && after_cr)) ++expected.line;
-          expected.column = 1;
-        } else if ((c & 0xC0) != 0x80) {
-          ++expected.column;
-        }
-        after_cr = c == '\r';
+// Every offset of `text` in turn, `step` apart, against a count of one byte at a time.
+void expect_counted_as_each_byte_would(const std::string& text, std::size_t step) {
+  position_counter counter(text);
+  for (std::size_t offset = 0; offset <= text.size(); offset += step) {
+    text_position expected;
+    bool after_cr = false;
+    for (std::size_t k = 0; k < offset; ++k) {
+      const auto c = static_cast<unsigned char>(text[k]);
+      if (c == '\n' || c == '\r') {
+        if (!(c == '\n' && after_cr)) ++expected.line;
+        expected.column = 1;
+      } else if ((c & 0xC0) != 0x80) {
+        ++expected.column;
       }
-      const text_position got = counter.at(offset);
-      EXPECT_EQ(got.line, expected.line) << step << " " << offset;
-      EXPECT_EQ(got.column, expected.column) << step << " " << offset;
+      after_cr = c == '\r';
+    }
+    const text_position got = counter.at(offset);
+    EXPECT_EQ(got.line, expected.line) << step << " " << offset;
+    EXPECT_EQ(got.column, expected.column) << step << " " << offset;
+  }
+}
+
+// A text of `size` bytes drawn from `alphabet`.
+std::string text_of(std::string_view alphabet, std::size_t size) {
+  std::string text;
+  for (std::size_t i = 0; i < size; ++i)
+    text += alphabet[(i * 7 + i / 11) % alphabet.size()];
+  return text;
+}
+
+TEST(PositionCounter, CountsLinesAndColumnsAsEachByteWouldAcrossOffsetsAskedInTurn) {
+  // Line feeds in bulk, CRs byte by byte.
+  for (const std::size_t step : {1, 3, 8, 17, 64})
+    expect_counted_as_each_byte_would(text_of("ab\n\r\xc3\xa9\n\n", 400), step);
+}
+
+TEST(PositionCounter, CountsRunsWithoutCarriageReturnsAsEachByteWould) {
+  // No CR: every run is counted in bulk, long and short ones, with several line feeds or none.
+  for (const std::size_t step : {1, 5, 15, 16, 17, 33, 100, 1000}) {
+    expect_counted_as_each_byte_would(text_of("abc\n\xe2\x82\xac"
+                                              "d\n\ne",
+                                              1000),
+                                      step);
+    expect_counted_as_each_byte_would(text_of("abcdefghijklmnopqrstuvwxyz\n", 1000), step);
+  }
+}
+
+TEST(PositionCounter, ACarriageReturnLateInALongRunIsCountedAsOne) {
+  // A run whose only CR is late in it, alone or before a line feed, or at the run's end.
+  for (const std::string ending : {"\r", "\r\n", "\rx", "\n\r"}) {
+    for (const std::size_t before : {15, 16, 17, 40, 63}) {
+      const std::string text = text_of("ab\ncd", before) + ending + text_of("ef\ng", 30);
+      for (const std::size_t step :
+           {std::size_t{1}, std::size_t{7}, before, before + 1, text.size()})
+        expect_counted_as_each_byte_would(text, step);
     }
   }
 }
