@@ -107,5 +107,29 @@ TEST(LinkResolverFastPath, AbsoluteLinksAgreeWithTheGeneralPathOnRandomLinks) {
   }
 }
 
+TEST(LinkResolverFastPath, HostsThatStartAsIpv4AddressesAgreeWithTheGeneralPath) {
+  // Boost.URL reads a host that starts with an IPv4 address as the address: "1.2.3.4a" and
+  // "1.2.3.4.5" do not parse, "1.2.3.04" and "1.2.3.256" are names. Octets of every kind,
+  // three to five of them, and perhaps a byte after.
+  const std::vector<std::string> octets = {"0", "1", "00", "01", "9", "10", "99", "199",
+                                           "200", "249", "250", "255", "256", "300", "1000"};
+  const std::vector<std::string> endings = {"", "", "a", "-", "_", "~", ".", "0", ".a"};
+  std::mt19937 random(23);
+  const auto pick = [&random](std::size_t size) {
+    return std::uniform_int_distribution<std::size_t>(0, size - 1)(random);
+  };
+  link_resolver fast("http://example.com/a/");
+  link_resolver general("HTTP://example.com:80/a/");
+  for (int i = 0; i < 20000; ++i) {
+    std::string host = octets[pick(octets.size())];
+    for (std::size_t n = 2 + pick(3); n > 0; --n)
+      host += "." + octets[pick(octets.size())];
+    const std::string link = "http://" + host + endings[pick(endings.size())] + "/x";
+    ASSERT_EQ(fast.resolve(link), general.resolve(link)) << link;
+  }
+  EXPECT_EQ(fast.resolve("http://127.0.0.1:8080/p"), opt("http://127.0.0.1:8080/p"));
+  EXPECT_EQ(fast.resolve("http://127.0.0.1.1/"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace corocrawl

@@ -116,6 +116,16 @@ TEST(NormalizeUrl, PercentNormalisesHost) {
   EXPECT_EQ(normalize_url("http://A%41.com/"), opt("http://aa.com/"));
 }
 
+TEST(NormalizeUrl, AHostThatDecodesToAnAddressAndMoreIsNone) {
+  // Boost.URL reads "12.8.0.0.1" as the address 12.8.0.0 and a path: as written, the URL is
+  // none, and so it is when the host only decodes to it. Normalising twice changes nothing.
+  EXPECT_EQ(normalize_url("http://12.8.0.0.1/x"), std::nullopt);
+  EXPECT_EQ(normalize_url("http://12%2e8.0.0.1/x"), std::nullopt);
+  EXPECT_EQ(normalize_url("other://12%2e8.0.0.1;80/x"), std::nullopt);
+  EXPECT_EQ(normalize_url("http://1.2.3%2e4/x"), opt("http://1.2.3.4/x"));
+  EXPECT_EQ(normalize_url("http://a%2eb/x"), opt("http://a.b/x"));
+}
+
 TEST(NormalizeUrl, Ipv6Literal) {
   EXPECT_EQ(normalize_url("http://[::1]:80/"), opt("http://[::1]/"));
   EXPECT_EQ(normalize_url("http://[::FFFF:1.2.3.4]:8080"), opt("http://[::ffff:1.2.3.4]:8080/"));

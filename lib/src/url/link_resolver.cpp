@@ -33,6 +33,27 @@ void clean_href(std::string_view link, std::string& out) {
   }
 }
 
+// Whether `host` starts with an IPv4 address (four decimal octets of 0-255 without leading
+// zeros) and goes on past it ("1.2.3.4a", "1.2.3.4.5"): Boost.URL 1.81 reads the address as
+// the host and then fails on the rest, where a browser reads a domain.
+bool ipv4_then_more(std::string_view host) {
+  std::size_t at = 0;
+  for (int octet = 0; octet < 4; ++octet) {
+    if (octet > 0) {
+      if (at >= host.size() || host[at] != '.') return false;
+      ++at;
+    }
+    const std::size_t start = at;
+    unsigned value = 0;
+    while (at < host.size() && ascii::is_digit(host[at]) && at - start < 4)
+      value = value * 10 + static_cast<unsigned>(host[at++] - '0');
+    const std::size_t digits = at - start;
+    if (digits == 0 || digits > 3 || (digits > 1 && host[start] == '0') || value > 255)
+      return false;
+  }
+  return at < host.size();
+}
+
 std::string strip_leading_slashes(std::string_view s) {
   const std::size_t first = s.find_first_not_of('/');
   return std::string(first == std::string_view::npos ? std::string_view{} : s.substr(first));
@@ -205,7 +226,7 @@ bool link_resolver::resolve_absolute(std::string_view link, std::string& out) {
   const std::size_t host = at;
   while (at < link.size() && is_host_byte(link[at]))
     ++at;
-  if (at == host) return false;
+  if (at == host || ipv4_then_more(link.substr(host, at - host))) return false;
   if (at < link.size() && link[at] == ':') {
     // Digits without a leading zero, below 65536, not the default: written as normalised.
     const std::size_t digits = ++at;

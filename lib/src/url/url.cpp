@@ -187,6 +187,13 @@ std::optional<std::string> normalize_view(urls::url_view u) {
     out += '?';
     append_normalized_percent(out, u.encoded_query(), false);
   }
+  // A host decoded may start as an IPv4 address and go on ("12%2e8.0.0.1" is 12.8.0.0.1),
+  // which Boost.URL 1.81 reads back as the address and a path after it: no URL then, as for
+  // the same host written so.
+  if (u.has_authority() && u.encoded_host().find('%') != std::string_view::npos) {
+    const auto again = urls::parse_uri(out);
+    if (!again || !path_follows_authority(*again)) return std::nullopt;
+  }
   return out;
 }
 
