@@ -167,8 +167,30 @@ void resolve_reference(const link_resolver::base_parts& base, urls::url_view ref
 }  // namespace
 
 link_resolver::link_resolver(std::string base) : base_(std::move(base)) {
+  // The fast paths need a normalised http(s) base with a host: resolving against it then
+  // only joins paths. A base written as resolve_absolute() takes it (most pages' own URL)
+  // is one, seen without parsing it: its parts are parsed when a link first needs them.
+  if (std::string normal; resolve_absolute(base_, normal) && normal == base_) {
+    scheme_ = base_.starts_with("https:") ? "https" : "http";
+    origin_length_ = base_.find('/', scheme_.size() + 3);  // its path starts with '/'
+    const std::size_t query = std::min(base_.find('?', origin_length_), base_.size());
+    directory_length_ = base_.rfind('/', query - 1) + 1;
+    return;
+  }
+  if (!parse_base()) return;
+  if (parts_->has_authority && (scheme_ == "http" || scheme_ == "https") &&
+      normalize_url(base_) == base_) {
+    origin_length_ = static_cast<std::size_t>(parts_->path.data() - base_.data());
+    directory_length_ = origin_length_ + parts_->path.rfind('/') + 1;
+  }
+}
+
+bool link_resolver::parse_base() {
+  if (parts_) return true;
+  if (base_parsed_) return false;  // it is not an absolute URL
+  base_parsed_ = true;
   const auto parsed = urls::parse_uri(base_);
-  if (!parsed) return;
+  if (!parsed) return false;
   const urls::url_view u = *parsed;
   parts_ = base_parts{.scheme = u.scheme(),
                       .authority = u.encoded_authority(),
@@ -177,13 +199,7 @@ link_resolver::link_resolver(std::string base) : base_(std::move(base)) {
                       .has_authority = u.has_authority(),
                       .has_query = u.has_query()};
   scheme_ = ascii::to_lower(u.scheme());
-  // The fast path needs a normalised http(s) base with a host: resolving against it then
-  // only joins paths.
-  if (parts_->has_authority && (scheme_ == "http" || scheme_ == "https") &&
-      normalize_url(base_) == base_) {
-    origin_length_ = static_cast<std::size_t>(parts_->path.data() - base_.data());
-    directory_length_ = origin_length_ + parts_->path.rfind('/') + 1;
-  }
+  return true;
 }
 
 bool link_resolver::resolve_plain(std::string_view link, std::string& out) const {
@@ -264,9 +280,9 @@ std::optional<std::string> link_resolver::resolve(std::string_view link) {
 }
 
 std::optional<std::string_view> link_resolver::resolve_in_place(std::string_view link) {
-  if (!parts_) return std::nullopt;
   if (resolve_plain(link, out_) || (origin_length_ != 0 && resolve_absolute(link, out_)))
     return out_;
+  if (!parse_base()) return std::nullopt;
   try {
     clean_href(link, href_);
     if (!browser_to_rfc3986(href_, scheme_, ref_)) return std::nullopt;

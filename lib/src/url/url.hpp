@@ -64,8 +64,13 @@ class link_resolver {
   // False when the link is not such a link.
   static bool resolve_absolute(std::string_view link, std::string& out);
 
+  // Parses base_ into parts_ once, when the constructor or a link first needs them; false
+  // when base_ is not an absolute URL.
+  bool parse_base();
+
   std::string base_;
-  std::optional<base_parts> parts_;  // none when base_ is not an absolute URL
+  std::optional<base_parts> parts_;  // none until parsed, or when base_ is not absolute
+  bool base_parsed_ = false;
   // With the fast path: the length of base_'s "scheme://authority", and of that and its
   // path up to the last '/'; 0 without it.
   std::size_t origin_length_ = 0;
