@@ -30,9 +30,10 @@ class link_tag_reader {
  public:
   explicit link_tag_reader(std::string_view html = {}) : html_(html), positions_(html) {}
 
-  // The whole page, in html_.
+  // The whole page, in html_. (A <frameset> start tag makes it give up where it is read:
+  // html_start_tag() and foreign_start_tag().)
   std::optional<link_tags> run() {
-    if (mentions_frameset(html_) || !read(true)) return std::nullopt;
+    if (!read(true)) return std::nullopt;
     return take();
   }
 
@@ -418,18 +419,8 @@ link_tag_stream& link_tag_stream::operator=(link_tag_stream&&) noexcept = defaul
 
 bool link_tag_stream::add(std::string_view piece) {
   if (gave_up_) return false;
-  // A "<frameset" anywhere makes read_link_tags give nothing: it is looked for in the piece,
-  // and across its start, with the last bytes of the pieces before (which may be read and
-  // dropped already).
-  constexpr std::size_t kSplit = 8;  // "<frameset" less its last letter
-  std::string across = last_bytes_;
-  across.append(piece.substr(0, kSplit));
-  gave_up_ = mentions_frameset(across) || mentions_frameset(piece);
-  // The last bytes of all added: of the piece, or of `across` when it holds the whole piece.
-  const std::string_view added = piece.size() >= kSplit ? piece : std::string_view(across);
-  last_bytes_ = added.substr(added.size() - std::min(added.size(), kSplit));
   held_.append(piece);
-  if (gave_up_ || held_.size() < read_again_) return !gave_up_;
+  if (held_.size() < read_again_) return true;
   reader_->view(held_);
   if (!reader_->read(false)) {
     gave_up_ = true;

@@ -121,7 +121,6 @@ class link_tag_stream {
  private:
   std::unique_ptr<link_tag_reader> reader_;
   std::string held_;            // the pieces from the first byte not read on
-  std::string last_bytes_;      // the last bytes added, up to eight
   std::size_t read_again_ = 0;  // read again once held_ is this long
   bool gave_up_ = false;
 };
