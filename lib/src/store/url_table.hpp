@@ -1,8 +1,8 @@
 #pragma once
 // The URLs of a crawl, each stored once and known by number: a URL costs its text and a byte
 // of its size (three from 255 bytes on), four bytes of reference and 12-23 bytes of index,
-// with no allocation per URL. (Any text
-// known by number can be kept so: fragment_checks keeps its fragments in one.)
+// with no allocation per URL. (Any text known by number can be kept so: fragment_checks
+// keeps its fragments in one.)
 //
 // A slot of the index holds the id and 32 bits of the URL's hash that did not choose the
 // slot: a probe reads another URL's reference and text only when those bits agree. At a
