@@ -111,7 +111,7 @@ TEST(LinkResolverFastPath, HostsThatStartAsIpv4AddressesAgreeWithTheGeneralPath)
   // Boost.URL reads a host that starts with an IPv4 address as the address: "1.2.3.4a" and
   // "1.2.3.4.5" do not parse, "1.2.3.04" and "1.2.3.256" are names. Octets of every kind,
   // three to five of them, and perhaps a byte after.
-  const std::vector<std::string> octets = {"0", "1", "00", "01", "9", "10", "99", "199",
+  const std::vector<std::string> octets = {"0",   "1",   "00",  "01",  "9",   "10",  "99",  "199",
                                            "200", "249", "250", "255", "256", "300", "1000"};
   const std::vector<std::string> endings = {"", "", "a", "-", "_", "~", ".", "0", ".a"};
   std::mt19937 random(23);
