@@ -1,8 +1,9 @@
 // link_resolver: links resolved as a browser resolves them (the WHATWG URL parser's cleaning
 // and special-scheme rules in front of RFC 3986 5.2.2 on Boost.URL), then normalised. Plain
 // relative links against a normalised http(s) base, most of a page's, take a fast path that
-// joins paths without parsing.
+// joins paths without parsing, and absolute http(s) links written as normalised another.
 
+#include <algorithm>
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
 #include <new>
@@ -52,6 +53,12 @@ bool ipv4_then_more(std::string_view host) {
       return false;
   }
   return at < host.size();
+}
+
+// Whether `path` holds only unreserved bytes and '/': what neither the WHATWG parser nor
+// normalisation changes.
+bool is_plain_path(std::string_view path) {
+  return std::ranges::all_of(path, [](char c) { return is_unreserved(c) || c == '/'; });
 }
 
 std::string strip_leading_slashes(std::string_view s) {
@@ -169,8 +176,9 @@ void resolve_reference(const link_resolver::base_parts& base, urls::url_view ref
 link_resolver::link_resolver(std::string base) : base_(std::move(base)) {
   // The fast paths need a normalised http(s) base with a host: resolving against it then
   // only joins paths. A base written as resolve_absolute() takes it (most pages' own URL)
-  // is one, seen without parsing it: its parts are parsed when a link first needs them.
-  if (std::string normal; resolve_absolute(base_, normal) && normal == base_) {
+  // is one, seen without parsing it (out_ serves as scratch): its parts are parsed when a
+  // link first needs them.
+  if (resolve_absolute(base_, out_) && out_ == base_) {
     scheme_ = base_.starts_with("https:") ? "https" : "http";
     origin_length_ = base_.find('/', scheme_.size() + 3);  // its path starts with '/'
     const std::size_t query = std::min(base_.find('?', origin_length_), base_.size());
@@ -203,18 +211,11 @@ bool link_resolver::parse_base() {
 }
 
 bool link_resolver::resolve_plain(std::string_view link, std::string& out) const {
-  if (origin_length_ == 0) return false;
-  const std::size_t hash = link.find('#');
-  if (hash != std::string_view::npos) link = link.substr(0, hash);
   if (link.empty()) {
     out.assign(base_);  // the page itself: its base is normalised, without a fragment
     return true;
   }
-  if (link.starts_with("//")) return false;
-  // Unreserved bytes and '/': what neither the WHATWG parser nor normalisation changes.
-  for (const char c : link) {
-    if (!is_unreserved(c) && c != '/') return false;
-  }
+  if (link.starts_with("//") || !is_plain_path(link)) return false;
   const bool absolute = link.front() == '/';
   const std::size_t kept = absolute ? origin_length_ : directory_length_;
   out.assign(base_, 0, kept).append(link);
@@ -223,8 +224,6 @@ bool link_resolver::resolve_plain(std::string_view link, std::string& out) const
 }
 
 bool link_resolver::resolve_absolute(std::string_view link, std::string& out) {
-  const std::size_t hash = link.find('#');
-  if (hash != std::string_view::npos) link = link.substr(0, hash);
   std::uint16_t default_port = 80;
   std::size_t at = 0;  // past "scheme://"
   if (link.starts_with("http://")) {
@@ -253,12 +252,9 @@ bool link_resolver::resolve_absolute(std::string_view link, std::string& out) {
   }
   const std::size_t path = at;
   if (at < link.size() && link[at] != '/' && link[at] != '?') return false;
-  for (; at < link.size() && link[at] != '?'; ++at) {
-    if (!is_unreserved(link[at]) && link[at] != '/') return false;
-  }
-  const std::size_t query = at;  // its '?', or the end
-  for (; at < link.size(); ++at) {
-    const char c = link[at];
+  const std::size_t query = std::min(link.find('?', path), link.size());  // its '?', or the end
+  if (!is_plain_path(link.substr(path, query - path))) return false;
+  for (const char c : link.substr(query)) {
     if (!is_unreserved(c) && !is_sub_delim(c) && c != ':' && c != '@' && c != '/' && c != '?')
       return false;
   }
@@ -280,7 +276,9 @@ std::optional<std::string> link_resolver::resolve(std::string_view link) {
 }
 
 std::optional<std::string_view> link_resolver::resolve_in_place(std::string_view link) {
-  if (resolve_plain(link, out_) || (origin_length_ != 0 && resolve_absolute(link, out_)))
+  // The fast paths take the link without its fragment, which no URL keeps.
+  const std::string_view written = link.substr(0, link.find('#'));
+  if (origin_length_ != 0 && (resolve_plain(written, out_) || resolve_absolute(written, out_)))
     return out_;
   if (!parse_base()) return std::nullopt;
   try {

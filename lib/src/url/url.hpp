@@ -53,15 +53,16 @@ class link_resolver {
   };
 
  private:
-  // A link of letters, digits, "-._~/" (and a fragment), or an empty one (a fragment alone),
-  // against a normalised http(s) base: the same URL as the general path, without parsing.
-  // False when the link is not such a link.
+  // The fast paths, given a link without its fragment. A link of letters, digits and "-._~/",
+  // or an empty one (a fragment alone), against a normalised http(s) base (origin_length_ is
+  // set): the same URL as the general path, without parsing. False when the link is not such
+  // a link.
   bool resolve_plain(std::string_view link, std::string& out) const;
   // An absolute http(s) link written as normalisation leaves it but for its dot segments:
   // "http://" or "https://", a lower-case host of letters, digits and "-._~", perhaps a port
   // that is not the scheme's default, a path of "-._~/", letters and digits, and a query of
-  // what a query keeps (a fragment goes). The same URL as the general path, without parsing.
-  // False when the link is not such a link.
+  // what a query keeps. The same URL as the general path, without parsing. False when the
+  // link is not such a link.
   static bool resolve_absolute(std::string_view link, std::string& out);
 
   // Parses base_ into parts_ once, when the constructor or a link first needs them; false
