@@ -395,10 +395,9 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
     std::span<const http_header> headers, fetch_mode mode, body_sink* sink) {
   // Through a proxy, plain http asks for the absolute URL; https went through a tunnel.
   const bool absolute_form = proxy && !target.https;
-  const auto request_target =
-      absolute_form ? "http://" + host_header(target) + target.target : target.target;
-  const bool head = mode == fetch_mode::head;
   const std::string host = host_header(target);
+  const auto request_target = absolute_form ? "http://" + host + target.target : target.target;
+  const bool head = mode == fetch_mode::head;
   std::vector<header_field> fields = {
       {"Host", host},
       {"User-Agent", options_.user_agent},
