@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "html/link_tag_values.hpp"
 #include "html/link_tags.hpp"
 #include "html/links.hpp"
 #include "links_test_support.hpp"
@@ -14,6 +15,22 @@
 
 namespace corocrawl::link_tests {
 namespace {
+
+TEST(CompactReading, AsWrittenTestsEveryByteOfValuesOfEverySize) {
+  // Sixteen bytes at a time, then one at a time: each byte value at each place of values of
+  // sizes around the blocks, against the byte's own test.
+  for (std::size_t size = 1; size <= 40; ++size) {
+    for (int byte = 0; byte < 256; ++byte) {
+      for (std::size_t at = 0; at < size; ++at) {
+        std::string value(size, 'a');
+        value[at] = static_cast<char>(byte);
+        EXPECT_EQ(as_written(value), read_as_written(static_cast<char>(byte)))
+            << size << " " << byte << " " << at;
+      }
+    }
+  }
+  EXPECT_TRUE(as_written(""));
+}
 
 TEST(CompactReading, GivesUpWhereTheTreeCouldDiffer) {
   for (const char* html : {
