@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "html/byte_search.hpp"
 #include "html/element_names.hpp"
@@ -92,24 +93,59 @@ TEST(MentionsFrameset, IgnoresNearMisses) {
   EXPECT_FALSE(mentions_frameset(std::string(1000, '<') + "f"));
 }
 
-TEST(BareTag, IsAStartOrEndTagWithNothingButItsNameAsTheTokenizerReadsIt) {
+TEST(TagStart, IsTheNameOfAStartOrEndTagAsTheTokenizerReadsIt) {
   for (const std::string html : {"</span>", "</SPAN>x", "</h1>", "</my-el\x01>", "</a>", "<li>",
                                  "<P>text", "<my-el\x01>", "<a>"}) {
-    const auto bare = bare_tag_at(html, 0);
-    ASSERT_TRUE(bare) << html;
+    const auto start = tag_start_at(html, 0);
+    ASSERT_TRUE(start) << html;
+    EXPECT_TRUE(start->bare(html)) << html;
     const token read = token_at(html, 0);
-    EXPECT_EQ(bare->end_tag, read.what == token::end_tag) << html;
-    EXPECT_EQ(bare->end_tag ? token::end_tag : token::start_tag, read.what) << html;
-    EXPECT_EQ(bare->end, read.end) << html;
-    EXPECT_EQ(bare->name, read.tag.name) << html;
+    EXPECT_EQ(start->end_tag ? token::end_tag : token::start_tag, read.what) << html;
+    EXPECT_EQ(start->name_end + 1, read.end) << html;
+    EXPECT_EQ(start->name, read.tag.name) << html;
   }
-  // Attributes, spaces, a slash, no '>', not a tag name: token_at reads them.
+  // Attributes, spaces, a slash, no '>': tags, not bare ones.
   for (const std::string html :
-       {"</span class=x>", "</span >", "</span/>", "</span", "</>", "</1a>", "<li class=x>",
-        "<br/>", "<li", "<", "</", "</\n>", "<!-- -->", "<1>", "< p>"}) {
-    EXPECT_FALSE(bare_tag_at(html, 0)) << html;
+       {"</span class=x>", "</span >", "</span/>", "</span", "<li class=x>", "<br/>", "<li"}) {
+    const auto start = tag_start_at(html, 0);
+    ASSERT_TRUE(start) << html;
+    EXPECT_FALSE(start->bare(html)) << html;
+    const std::size_t name_size = html[1] == '/' ? 4 : 2;
+    EXPECT_EQ(start->name, html.substr(html[1] == '/' ? 2 : 1, name_size)) << html;
   }
-  EXPECT_EQ(bare_tag_at("text</p>", 4)->end, 8u);
+  // Not a tag name: no tag starts there.
+  for (const std::string html : {"<", "</", "</>", "</1a>", "</\n>", "<!-- -->", "<1>", "< p>"}) {
+    EXPECT_FALSE(tag_start_at(html, 0)) << html;
+  }
+  EXPECT_EQ(tag_start_at("text</p>", 4)->name_end, 7u);
+}
+
+TEST(TokenAt, FillsATokenInPlaceAsIfNewWhateverItHeld) {
+  // One token filled with each in turn, then each again: every field as a new token's.
+  const std::string html =
+      "<a href=x id=y style='s' name=n><IMG SRC=i SrcSet='a 1x'>text<!-- c --></SPAN >"
+      "<font color=red face=f><br/><input type=image src=q /><![CDATA[x]]><?pi><b";
+  std::vector<std::size_t> starts;
+  for (std::size_t lt = html.find('<'); lt != std::string::npos; lt = html.find('<', lt + 1))
+    starts.push_back(lt);
+  token reused{token::text, 0, {}};
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const std::size_t lt : starts) {
+      token_at(html, lt, reused);
+      const token fresh = token_at(html, lt);
+      EXPECT_EQ(reused.what, fresh.what) << lt;
+      EXPECT_EQ(reused.end, fresh.end) << lt;
+      if (fresh.what != token::start_tag && fresh.what != token::end_tag) continue;
+      EXPECT_EQ(reused.tag.name, fresh.tag.name) << lt;
+      EXPECT_EQ(reused.tag.lower_name, fresh.tag.lower_name) << lt;
+      EXPECT_EQ(reused.tag.traits, fresh.tag.traits) << lt;
+      EXPECT_EQ(reused.tag.self_closing, fresh.tag.self_closing) << lt;
+      EXPECT_EQ(reused.tag.attribute_count, fresh.tag.attribute_count) << lt;
+      EXPECT_EQ(reused.tag.kept, fresh.tag.kept) << lt;
+      EXPECT_EQ(reused.tag.kept_mask, fresh.tag.kept_mask) << lt;
+      EXPECT_EQ(reused.tag.has_font_attribute, fresh.tag.has_font_attribute) << lt;
+    }
+  }
 }
 
 TEST(PositionCounter, CountsColumnsInCodePointsAcrossLongRuns) {
@@ -185,6 +221,115 @@ TEST(PositionCounter, ACarriageReturnLateInALongRunIsCountedAsOne) {
         expect_counted_as_each_byte_would(text, step);
     }
   }
+}
+
+TEST(PositionCounter, RandomTextsAreCountedAsEachByteWould) {
+  // Sixteen bytes at a time up to a block with a CR, then byte by byte: line feeds dense and
+  // sparse, CRs rare, a CR at the end of one run and its LF at the start of the next.
+  std::mt19937 random(7);
+  for (int round = 0; round < 60; ++round) {
+    const std::string alphabet = round % 3 == 0   ? "abcdefgh\n"
+                                 : round % 3 == 1 ? "a\nb\n\xc3\xa9"
+                                                    "cd"
+                                                  : "abcdefghijklmnopqrstuvwxyz0123456789\n\r";
+    std::string text;
+    const std::size_t size = random() % 700;
+    for (std::size_t i = 0; i < size; ++i)
+      text += alphabet[random() % alphabet.size()];
+    expect_counted_as_each_byte_would(text, 1 + random() % 40);
+  }
+}
+
+TEST(ScanTag, ReadsSelfClosingAndTheFirstOfEachKeptAttributeAsTheTokenizerDoes) {
+  struct expectation {
+    std::string html;  // a tag; its name starts at [1]
+    bool self_closing;
+    std::size_t attributes;
+  };
+  for (const auto& [html, self_closing, attributes] : std::vector<expectation>{
+           {"<br/>", true, 0},
+           {"<br />", true, 0},
+           {"<br/ >", false, 0},
+           {"<br / />", true, 0},
+           {"<a href=x/>", false, 1},  // the slash is the unquoted value's
+           {"<a href='x'/>", true, 1},
+           {"<a href='x' / >", false, 1},
+           {"<a/href=x>", false, 1},
+           {"<a =x>", false, 1},  // a leading '=' is the name's
+           {"<a b c=d e>", false, 3},
+           {"<a b = 'c' d\t=\n\"e\"/>", true, 2},
+       }) {
+    const scanned_tag tag = scan_tag(html, 1);
+    EXPECT_TRUE(tag.complete) << html;
+    EXPECT_EQ(tag.end, html.size()) << html;
+    EXPECT_EQ(tag.self_closing, self_closing) << html;
+    EXPECT_EQ(tag.attribute_count, attributes) << html;
+  }
+  const std::string_view img =
+      "<IMG SRC=a src='b' Xlink:Href=\"c\" data-src=d id srcset = e Style=>";
+  const scanned_tag tag = scan_tag(img, 1);
+  EXPECT_EQ(tag.lower_name, "img");
+  EXPECT_EQ(tag.kept[kSrc], "SRC=a");
+  EXPECT_EQ(tag.kept[kXlinkHref], "Xlink:Href=\"c\"");
+  EXPECT_EQ(tag.kept[kId], "id");
+  EXPECT_EQ(tag.kept[kSrcset], "srcset = e");
+  EXPECT_EQ(tag.kept[kStyle], "Style=");
+  EXPECT_EQ(tag.kept_count(), 5u);
+  EXPECT_EQ(tag.kept_mask,
+            1U << kSrc | 1U << kXlinkHref | 1U << kId | 1U << kSrcset | 1U << kStyle);
+  EXPECT_EQ(tag.attribute_count, 7u);
+  // Every kept name in both cases, and names one byte off, which are not kept.
+  for (std::size_t k = 0; k < std::size(kKeptAttributes); ++k) {
+    std::string upper(kKeptAttributes[k]);
+    for (char& c : upper)
+      c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c);
+    for (const std::string& name : {std::string(kKeptAttributes[k]), upper}) {
+      const std::string html = "<x " + name + "=v>";
+      const scanned_tag named = scan_tag(html, 1);
+      EXPECT_EQ(named.kept_mask, 1U << k) << name;
+      EXPECT_EQ(named.kept[k], name + "=v");
+      EXPECT_EQ(scan_tag("<x " + name + "s=v>", 1).kept_mask, 0u) << name;
+      EXPECT_EQ(scan_tag("<x " + name.substr(1) + "=v>", 1).kept_mask, 0u) << name;
+      std::string changed = name;
+      changed.back() = '_';
+      EXPECT_EQ(scan_tag("<x " + changed + "=v>", 1).kept_mask, 0u) << name;
+    }
+  }
+  // A value whose quote is not closed: the tag is not complete.
+  EXPECT_FALSE(scan_tag("<a href='x>", 1).complete);
+  EXPECT_FALSE(scan_tag("<a href=x", 1).complete);
+}
+
+TEST(ScanTag, LowersNamesOfEverySizeWhereverTheyEnd) {
+  // Names of 1 to 20 bytes of letters in both cases, the bytes around 'A'-'Z' and 'a'-'z',
+  // bytes from 0x80 up and NUL; far from the markup's end and right at it. Known names too.
+  std::mt19937 random(13);
+  const std::string bytes = std::string("AZazMm@[`{09-:_\x80\xc3\xa9\xff", 19) + '\0';
+  std::vector<std::string> names = {
+      "A",   "IMG",      "Script",  "TEMPLATE", "annotation-XML", "foreignObject",
+      "svg", "FRAMESET", "noScript"};
+  for (std::size_t size = 1; size <= 20; ++size) {
+    for (int round = 0; round < 40; ++round) {
+      std::string name(1, static_cast<char>(round % 2 == 0 ? 'Q' : 'q'));  // a letter first
+      while (name.size() < size)
+        name += bytes[random() % bytes.size()];
+      names.push_back(name);
+    }
+  }
+  for (const std::string& name : names) {
+    std::string lower = name;
+    for (char& c : lower)
+      c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    for (const std::string& after : {std::string(">"), " id=x>" + std::string(40, ' ')}) {
+      const std::string html = "<" + name + after;
+      const scanned_tag tag = scan_tag(html, 1);
+      EXPECT_EQ(tag.name, name);
+      EXPECT_EQ(tag.lower_name, lower);
+      EXPECT_EQ(tag.traits, name_traits(lower)) << lower;
+    }
+  }
+  EXPECT_NE(scan_tag("<foreignObject>" + std::string(20, ' '), 1).traits, 0u);
+  EXPECT_NE(scan_tag("<ANNOTATION-XML>", 1).traits, 0u);
 }
 
 }  // namespace

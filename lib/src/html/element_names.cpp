@@ -214,4 +214,9 @@ std::uint32_t name_traits_any_case(std::string_view name) {
   return traits_of(key_of(name, true));
 }
 
+std::uint32_t name_traits_of_words(std::uint64_t low, std::uint64_t high, std::size_t size) {
+  if (size == 0 || size > kLongest) return 0;
+  return traits_of(name_key{low, high | std::uint64_t{size} << 56});
+}
+
 }  // namespace corocrawl::html

@@ -4,6 +4,7 @@
 // them cost a comparison per name. Names are matched exactly (the scanners pass them in lower
 // case).
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -32,6 +33,9 @@ enum name_trait : std::uint32_t {
 std::uint32_t name_traits(std::string_view name);
 /// The same of `name` in any case (ASCII letters), without lowering a copy of it first.
 std::uint32_t name_traits_any_case(std::string_view name);
+/// The traits of a lower-case name of `size` bytes (at most 16) held in two words: `low`
+/// holds its first eight bytes, the first the lowest, and `high` the rest, NUL-padded.
+std::uint32_t name_traits_of_words(std::uint64_t low, std::uint64_t high, std::size_t size);
 
 // Elements whose content the tokenizer reads as text (in HTML content, not in SVG/MathML).
 inline bool is_raw_text(std::string_view name) {

@@ -3,10 +3,12 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
+#include "html/byte_search.hpp"
 #include "text/ascii.hpp"
 
 namespace corocrawl::html {
@@ -27,60 +29,20 @@ std::size_t scanned_tag::kept_count() const {
 
 namespace {
 
-// The index in kKeptAttributes of the attribute `name` (ASCII case-insensitive), or
-// std::size(kKeptAttributes). On the hot path: the first letter leaves one or a few to compare.
-std::size_t kept_index(std::string_view name) {
-  constexpr std::size_t none = std::size(kKeptAttributes);
-  if (name.size() < 2 || name.size() > 10) return none;
-  const auto is = [name](std::size_t k) {
-    return name.size() == kKeptAttributes[k].size() && ascii::iequals(name, kKeptAttributes[k]);
-  };
-  switch (ascii::to_lower(name[0])) {
-    case 'h':
-      return is(kHref) ? kHref : is(kHttpEquiv) ? kHttpEquiv : none;
-    case 'x':
-      return is(kXlinkHref) ? kXlinkHref : none;
-    case 't':
-      return is(kType) ? kType : none;
-    case 'e':
-      return is(kEncoding) ? kEncoding : none;
-    case 'c':
-      return is(kFirstFontAttribute) ? kFirstFontAttribute : is(kContent) ? kContent : none;
-    case 'f':
-      return is(kFirstFontAttribute + 1) ? kFirstFontAttribute + 1 : none;
-    case 's':
-      for (const std::size_t k : {kFirstFontAttribute + 2, kSrc, kSrcset, kStyle}) {
-        if (is(k)) return k;
-      }
-      return none;
-    case 'd':
-      return is(kData) ? kData : none;
-    case 'p':
-      return is(kPoster) ? kPoster : none;
-    case 'r':
-      return is(kRel) ? kRel : none;
-    case 'i':
-      return is(kId) ? kId : none;
-    case 'n':
-      return is(kName) ? kName : none;
-    default:
-      return none;
-  }
-}
-
 // Byte classes of the tag scanner, one table lookup per byte.
 enum : std::uint8_t {
   space_class = 1,         // HTML's ASCII whitespace
   name_end_class = 2,      // ends a tag or attribute name: whitespace, '/', '>'
   equals_class = 4,        // '='
   unquoted_end_class = 8,  // ends an unquoted value: whitespace, '>'
+  slash_class = 16,        // '/': with whitespace, what comes before an attribute
 };
 
 constexpr std::array<std::uint8_t, 256> make_byte_classes() {
   std::array<std::uint8_t, 256> classes{};
   for (const unsigned char c : {' ', '\t', '\n', '\r', '\f'})
     classes[c] = space_class | name_end_class | unquoted_end_class;
-  classes['/'] = name_end_class;
+  classes['/'] = name_end_class | slash_class;
   classes['>'] = name_end_class | unquoted_end_class;
   classes['='] = equals_class;
   return classes;
@@ -94,29 +56,107 @@ constexpr bool in_class(char c, std::uint8_t classes) {
 
 }  // namespace
 
-scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
-  scanned_tag tag;
-  scan_tag(html, name_begin, tag);
-  return tag;
+void scanned_tag::clear() {
+  complete = false;
+  end = 0;
+  name = {};
+  lower_name.clear();
+  traits = 0;
+  self_closing = false;
+  attribute_count = 0;
+  for (std::uint32_t set = kept_mask; set != 0; set &= set - 1)
+    kept[static_cast<std::size_t>(std::countr_zero(set))] = {};
+  kept_mask = 0;
+  has_font_attribute = false;
 }
 
-void scan_tag(std::string_view html, std::size_t name_begin, scanned_tag& tag) {
-  const std::size_t n = html.size();
-  std::size_t i = name_begin;
-  while (i < n && !in_class(html[i], name_end_class))
+namespace {
+
+// The end of the name that starts at html[begin]: the first whitespace, '/' or '>' after it.
+std::size_t name_end_from(std::string_view html, std::size_t begin) {
+  std::size_t i = begin;
+  while (i < html.size() && !in_class(html[i], name_end_class))
     ++i;
-  tag.name = html.substr(name_begin, i - name_begin);
-  tag.lower_name.resize(tag.name.size());
-  for (std::size_t k = 0; k < tag.name.size(); ++k)
+  return i;
+}
+
+// The bytes of `word` with ASCII letters A-Z in lower case, eight at a time.
+constexpr std::uint64_t lower_case_word(std::uint64_t word) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  const std::uint64_t low_bits = word & (0x7F * ones);  // no sum below carries into the next
+  const std::uint64_t above_z = low_bits + (0x7F - 'Z') * ones;  // bit 7 where above 'Z'
+  const std::uint64_t from_a = low_bits + (0x80 - 'A') * ones;   // bit 7 where 'A' or above
+  const std::uint64_t upper = from_a & ~above_z & ~word & (0x80 * ones);
+  return word | upper >> 2;  // 0x80 >> 2 is the case bit, 0x20
+}
+
+// The first `size` bytes of a word, for sizes 0 to 8.
+constexpr std::array<std::uint64_t, 9> kBytesMask = {0,
+                                                     0xff,
+                                                     0xffff,
+                                                     0xff'ffff,
+                                                     0xffff'ffff,
+                                                     0xff'ffff'ffff,
+                                                     0xffff'ffff'ffff,
+                                                     0xff'ffff'ffff'ffff,
+                                                     ~std::uint64_t{0}};
+
+// The name `name` (a view into `html`) in lower case as two words, `low` its first eight
+// bytes (the first the lowest) and `high` the rest, NUL-padded; false where it cannot be read
+// so (a name longer than 16 bytes, or less than 16 bytes from the end of the markup). Most
+// names are short and lie well before the end: they are read a word at a time, lowered eight
+// bytes at a time, and looked up in name_traits_of_words() without lowering a copy again.
+bool lower_name_words(std::string_view html, std::string_view name, std::uint64_t& low,
+                      std::uint64_t& high) {
+  const auto begin = static_cast<std::size_t>(name.data() - html.data());
+  const std::size_t size = name.size();
+  if (std::endian::native != std::endian::little || size > 16 || begin + 16 > html.size())
+    return false;
+  std::memcpy(&low, name.data(), sizeof low);
+  if (size <= 8) {
+    low = lower_case_word(low & kBytesMask[size]);
+    high = 0;
+  } else {
+    low = lower_case_word(low);
+    std::memcpy(&high, name.data() + 8, sizeof high);
+    high = lower_case_word(high & kBytesMask[size - 8]);
+  }
+  return true;
+}
+
+// The name as written in `tag.name`, in lower case into tag.lower_name, and its traits.
+void read_name(std::string_view html, scanned_tag& tag) {
+  const std::size_t size = tag.name.size();
+  if (std::uint64_t low = 0, high = 0; lower_name_words(html, tag.name, low, high)) {
+    std::array<char, 16> lower{};
+    std::memcpy(lower.data(), &low, sizeof low);
+    std::memcpy(lower.data() + sizeof low, &high, sizeof high);
+    tag.lower_name.assign(lower.data(), size);
+    tag.traits = name_traits_of_words(low, high, size);
+    return;
+  }
+  tag.lower_name.resize(size);
+  for (std::size_t k = 0; k < size; ++k)
     tag.lower_name[k] = ascii::to_lower(tag.name[k]);
   tag.traits = name_traits(tag.lower_name);
+}
+
+// The tag whose name is html[name_begin, name_end) into `tag`, as scanned_tag{} is.
+void scan_named_tag(std::string_view html, std::size_t name_begin, std::size_t name_end,
+                    scanned_tag& tag) {
+  const std::size_t n = html.size();
+  tag.name = html.substr(name_begin, name_end - name_begin);
+  read_name(html, tag);
+  std::size_t i = name_end;
   while (true) {
-    while (i < n && (in_class(html[i], space_class) || html[i] == '/')) {
-      tag.self_closing = html[i] == '/' && i + 1 < n && html[i + 1] == '>';
+    // Whitespace and slashes before an attribute; a slash just before the '>' makes the tag
+    // self-closing.
+    const std::size_t skipped_from = i;
+    while (i < n && in_class(html[i], space_class | slash_class))
       ++i;
-    }
     if (i >= n) return;
     if (html[i] == '>') {
+      tag.self_closing = i > skipped_from && html[i - 1] == '/';
       tag.complete = true;
       tag.end = i + 1;
       return;
@@ -133,7 +173,7 @@ void scan_tag(std::string_view html, std::size_t name_begin, scanned_tag& tag) {
       while (i < n && in_class(html[i], space_class))
         ++i;
       if (i < n && (html[i] == '"' || html[i] == '\'')) {
-        const std::size_t close = html.find(html[i], i + 1);
+        const std::size_t close = find_byte(html, html[i], i + 1);
         if (close == std::string_view::npos) return;
         i = close + 1;
       } else {
@@ -142,14 +182,27 @@ void scan_tag(std::string_view html, std::size_t name_begin, scanned_tag& tag) {
       }
     }
     ++tag.attribute_count;
-    const std::string_view attribute = html.substr(attribute_begin, i - attribute_begin);
     const std::size_t k = kept_index(attribute_name);
-    if (k < std::size(kKeptAttributes)) {
-      if (tag.kept[k].empty()) tag.kept[k] = attribute;
+    if (k < std::size(kKeptAttributes) && (tag.kept_mask & (1U << k)) == 0) {
+      tag.kept[k] = html.substr(attribute_begin, i - attribute_begin);
+      tag.kept_mask |= 1U << k;
       tag.has_font_attribute =
           tag.has_font_attribute || (k >= kFirstFontAttribute && k < kFontAttributesEnd);
     }
   }
+}
+
+}  // namespace
+
+scanned_tag scan_tag(std::string_view html, std::size_t name_begin) {
+  scanned_tag tag;
+  scan_tag(html, name_begin, tag);
+  return tag;
+}
+
+void scan_tag(std::string_view html, std::size_t name_begin, scanned_tag& tag) {
+  tag.clear();
+  scan_named_tag(html, name_begin, name_end_from(html, name_begin), tag);
 }
 
 std::string_view attribute_value(std::string_view attribute) {
@@ -177,10 +230,17 @@ std::string_view writable_attribute(std::string_view attribute) {
   return name;
 }
 
-// One token object, filled in place and returned by every path: a scanned_tag is some 300
-// bytes, and copying it into the token took most of this function's time.
+// A scanned_tag is some 300 bytes: one token object is filled in place by every path, and a
+// reader fills the same one for each token, clearing only what the last tag set.
 token token_at(std::string_view html, std::size_t lt) {
   token t{token::text, lt + 1, {}};
+  token_at(html, lt, t);
+  return t;
+}
+
+void token_at(std::string_view html, std::size_t lt, token& t) {
+  t.what = token::text;
+  t.end = lt + 1;
   const std::string_view rest = html.substr(lt);
   const char next = rest.size() > 1 ? rest[1] : '\0';
   if (rest.starts_with("<!--")) {
@@ -193,31 +253,38 @@ token token_at(std::string_view html, std::size_t lt) {
              (next == '/' && (rest.size() < 3 || !ascii::is_alpha(rest[2])))) {
     t.what = token::bogus_comment;  // "</>" too
     t.end = end_of(html, ">", lt + 2);
-  } else if (next == '/' || ascii::is_alpha(next)) {
-    const bool closing = next == '/';
-    scan_tag(html, lt + (closing ? 2 : 1), t.tag);
-    if (t.tag.complete) {
-      t.what = closing ? token::end_tag : token::start_tag;
-      t.end = t.tag.end;
-    } else {
-      t.what = token::cut_off;
-      t.end = html.size();
-      t.tag = {};
-    }
+  } else if (const auto start = tag_start_at(html, lt)) {
+    tag_token(html, *start, t);
   }
-  return t;
 }
 
-std::optional<bare_tag> bare_tag_at(std::string_view html, std::size_t lt) {
+std::optional<tag_start> tag_start_at(std::string_view html, std::size_t lt) {
   const std::size_t n = html.size();
   const bool end_tag = lt + 1 < n && html[lt + 1] == '/';
   const std::size_t name_begin = lt + (end_tag ? 2 : 1);
   if (name_begin >= n || !ascii::is_alpha(html[name_begin])) return std::nullopt;
-  std::size_t i = name_begin + 1;
-  while (i < n && !in_class(html[i], name_end_class))
-    ++i;
-  if (i == n || html[i] != '>') return std::nullopt;
-  return bare_tag{end_tag, html.substr(name_begin, i - name_begin), i + 1};
+  const std::size_t name_end = name_end_from(html, name_begin + 1);
+  return tag_start{end_tag, html.substr(name_begin, name_end - name_begin), name_end};
+}
+
+std::uint32_t name_traits_of(std::string_view html, const tag_start& start) {
+  if (std::uint64_t low = 0, high = 0; lower_name_words(html, start.name, low, high))
+    return name_traits_of_words(low, high, start.name.size());
+  return name_traits_any_case(start.name);
+}
+
+void tag_token(std::string_view html, const tag_start& start, token& t) {
+  t.tag.clear();
+  const auto name_begin = static_cast<std::size_t>(start.name.data() - html.data());
+  scan_named_tag(html, name_begin, start.name_end, t.tag);
+  if (t.tag.complete) {
+    t.what = start.end_tag ? token::end_tag : token::start_tag;
+    t.end = t.tag.end;
+  } else {
+    t.what = token::cut_off;
+    t.end = html.size();
+    t.tag.clear();
+  }
 }
 
 std::size_t comment_end(std::string_view html, std::size_t from) {

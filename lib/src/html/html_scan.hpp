@@ -14,47 +14,11 @@
 #include <string_view>
 
 #include "html/element_names.hpp"
+#include "html/kept_attributes.hpp"
 
 namespace corocrawl::html {
 
 bool is_one_of(std::string_view name, std::initializer_list<std::string_view> names);
-
-// The attributes that can matter to reference extraction: href and xlink:href, type (only
-// <input type=hidden> lets a later <frameset> replace the body; <input type=image src>),
-// encoding (annotation-xml integration points), color, face and size (<font> breaks out of
-// SVG), then those that hold references or what else is collected (src, srcset, data,
-// poster, rel, http-equiv and content; style; id and name, the anchors). The tree builder
-// ignores the rest, and repeats of a name.
-inline constexpr std::string_view kKeptAttributes[] = {
-    "href", "xlink:href", "type",       "encoding", "color", "face",  "size", "src", "srcset",
-    "data", "poster",     "http-equiv", "content",  "rel",   "style", "id",   "name"};
-inline constexpr std::size_t kHref = 0;
-inline constexpr std::size_t kXlinkHref = 1;
-inline constexpr std::size_t kType = 2;
-inline constexpr std::size_t kEncoding = 3;
-inline constexpr std::size_t kFirstFontAttribute = 4;  // color, face and size
-inline constexpr std::size_t kFontAttributesEnd = 7;
-inline constexpr std::size_t kSrc = 7;
-inline constexpr std::size_t kSrcset = 8;
-inline constexpr std::size_t kData = 9;
-inline constexpr std::size_t kPoster = 10;
-inline constexpr std::size_t kHttpEquiv = 11;
-inline constexpr std::size_t kContent = 12;
-inline constexpr std::size_t kRel = 13;
-inline constexpr std::size_t kStyle = 14;
-inline constexpr std::size_t kId = 15;
-inline constexpr std::size_t kName = 16;
-static_assert(kKeptAttributes[kHref] == "href" && kKeptAttributes[kXlinkHref] == "xlink:href" &&
-              kKeptAttributes[kType] == "type" && kKeptAttributes[kEncoding] == "encoding");
-static_assert(kKeptAttributes[kFirstFontAttribute] == "color" &&
-              kKeptAttributes[kFirstFontAttribute + 1] == "face" &&
-              kKeptAttributes[kFontAttributesEnd - 1] == "size");
-static_assert(kKeptAttributes[kSrc] == "src" && kKeptAttributes[kSrcset] == "srcset" &&
-              kKeptAttributes[kData] == "data" && kKeptAttributes[kPoster] == "poster" &&
-              kKeptAttributes[kHttpEquiv] == "http-equiv" &&
-              kKeptAttributes[kContent] == "content" && kKeptAttributes[kRel] == "rel" &&
-              kKeptAttributes[kStyle] == "style" && kKeptAttributes[kId] == "id" &&
-              kKeptAttributes[kName] == "name");
 
 // A tag as the HTML tokenizer reads it (attribute values may hold '<' and '>').
 struct scanned_tag {
@@ -68,14 +32,17 @@ struct scanned_tag {
   // The first of each of kKeptAttributes the tag has, as written ("href='x'"), by index;
   // empty where it has none.
   std::array<std::string_view, std::size(kKeptAttributes)> kept{};
+  std::uint32_t kept_mask = 0;  // bit k set where kept[k] is not empty
   bool has_font_attribute = false;
 
   std::size_t kept_count() const;
+  /// As a scanned_tag{} is, keeping lower_name's memory; clears only the kept entries set.
+  void clear();
 };
 
 // The tag whose name starts at html[name_begin] (just after "<" or "</").
 scanned_tag scan_tag(std::string_view html, std::size_t name_begin);
-// The same into `tag`, which is as a scanned_tag{} is.
+// The same into `tag`, whatever it held before (a reader scans each tag into the same one).
 void scan_tag(std::string_view html, std::size_t name_begin, scanned_tag& tag);
 
 // The value of an attribute as written ("name='value'" gives "value"), character references
@@ -94,16 +61,25 @@ struct token {
   scanned_tag tag;  // of end_tag and start_tag
 };
 token token_at(std::string_view html, std::size_t lt);
+// The same into `t`, whatever it held before; its tag is a start or end tag's only.
+void token_at(std::string_view html, std::size_t lt, token& t);
 
-// A start or end tag with nothing but its name ("<li>", "</span>"), as the tokenizer reads it:
-// most of a page's end tags and many of its start tags, read here without a token.
-struct bare_tag {
+// The start of a start or end tag, as the tokenizer reads it: its name, which a '>' may end
+// at once. Most of a page's end tags and many of its start tags are such bare tags ("<li>",
+// "</span>"), read without a token.
+struct tag_start {
   bool end_tag;
   std::string_view name;  // as written
-  std::size_t end;        // one past '>'
+  std::size_t name_end;   // one past the name
+  bool bare(std::string_view html) const { return name_end < html.size() && html[name_end] == '>'; }
 };
-// The tag at html[lt] if it is bare, else nothing (a token_at() there reads it).
-std::optional<bare_tag> bare_tag_at(std::string_view html, std::size_t lt);
+// The tag that starts at html[lt], else nothing (no tag starts there).
+std::optional<tag_start> tag_start_at(std::string_view html, std::size_t lt);
+// The traits of the name of tag `start` (from tag_start_at(html, lt)), in any case.
+std::uint32_t name_traits_of(std::string_view html, const tag_start& start);
+// The token of the tag `start` (from tag_start_at(html, lt)) into `t`: token_at(html, lt, t)
+// without reading the name again.
+void tag_token(std::string_view html, const tag_start& start, token& t);
 
 // Where a comment whose text starts at `from` ends ("<!-->" and "--!>" included).
 std::size_t comment_end(std::string_view html, std::size_t from);

@@ -52,11 +52,17 @@ class link_tag_reader {
         pos_ = n;
         break;
       }
-      if (const auto bare = bare_tag_at(html_, lt); bare && changes_nothing_read(*bare)) {
-        pos_ = bare->end;
+      const auto start = tag_start_at(html_, lt);
+      if (start && start->bare(html_) && read_bare(*start)) {
+        pos_ = start->name_end + 1;
         continue;
       }
-      const token t = token_at(html_, lt);
+      if (start) {
+        tag_token(html_, *start, token_);
+      } else {
+        token_at(html_, lt, token_);
+      }
+      const token& t = token_;
       if (!last && !ends_here(t)) {
         pos_ = lt;
         return true;
@@ -146,7 +152,10 @@ class link_tag_reader {
       return true;
     }
     const std::string_view name = tag.lower_name;
-    if (is_one_of(name, {"select", "frameset", "frame", "isindex"})) return false;
+    if ((tag.traits & reader_special_trait) != 0 &&
+        is_one_of(name, {"select", "frameset", "frame", "isindex"})) {
+      return false;
+    }
     const bool extras = !tag.kept[kId].empty() || !tag.kept[kStyle].empty();
     // These merge into an element there is, or nest in ways not followed here.
     if (extras && is_one_of(name, {"html", "head", "body", "noscript"})) return false;
@@ -203,18 +212,25 @@ class link_tag_reader {
     return true;
   }
 
-  // Whether `tag` changes nothing this reader follows, outside SVG and MathML: an end tag but
-  // template, table and form (see html_end_tag()), a start tag whose element is not special
-  // to html_start_tag(), which would only note that it has no attributes.
-  bool changes_nothing_read(const bare_tag& tag) const {
+  // Reads bare tag `tag` (no attributes) outside SVG and MathML where html_start_tag() or
+  // html_end_tag() would do little with it; false where they must read it. End tags: all but
+  // template, table and form. Start tags: those whose element is not special to
+  // html_start_tag() (which would only note that it has no attributes), and table parts
+  // (which it would note as seen) but a <col> in a template.
+  bool read_bare(const tag_start& tag) {
     if (!foreign_.empty()) return false;
     const std::string_view name = tag.name;
     if (tag.end_tag) {  // by name, not traits: most end tags come this way
       return !ascii::iequals(name, "template") && !ascii::iequals(name, "table") &&
              !ascii::iequals(name, "form");
     }
-    const std::uint32_t traits = name_traits_any_case(name);
-    return (traits & (reader_special_trait | raw_text_trait | table_part_trait)) == 0;
+    const std::uint32_t traits = name_traits_of(html_, tag);
+    if ((traits & (reader_special_trait | raw_text_trait)) != 0) return false;
+    if ((traits & table_part_trait) != 0) {
+      if (templates_ > 0 && ascii::iequals(name, "col")) return false;
+      table_seen_ = true;
+    }
+    return true;
   }
 
   bool html_end_tag(const scanned_tag& tag) {
@@ -265,12 +281,10 @@ class link_tag_reader {
   // values for gumbo to decode.
   void note(std::size_t lt, const scanned_tag& tag, bool html) {
     // Most tags have none of the attributes read here.
-    constexpr std::size_t read[] = {kHref,   kXlinkHref, kSrc,   kSrcset, kData,
-                                    kPoster, kContent,   kStyle, kId,     kName};
-    if (std::all_of(std::begin(read), std::end(read),
-                    [&tag](std::size_t k) { return tag.kept[k].empty(); })) {
-      return;
-    }
+    constexpr std::uint32_t read = 1U << kHref | 1U << kXlinkHref | 1U << kSrc | 1U << kSrcset |
+                                   1U << kData | 1U << kPoster | 1U << kContent | 1U << kStyle |
+                                   1U << kId | 1U << kName;
+    if ((tag.kept_mask & read) == 0) return;
     const std::string_view name = tag.lower_name;
     const bool html_a = html && name == "a";
     const bool svg_a = !html && svg_ && name == "a";
@@ -392,8 +406,9 @@ class link_tag_reader {
   std::string_view html_;
   position_counter positions_;
   std::size_t pos_ = 0;
-  bool plaintext_ = false;   // a <plaintext> start tag was read
-  bool base_fixed_ = false;  // chunks were taken: a <base> now would change them
+  token token_{token::text, 0, {}};  // the token read last, filled in place
+  bool plaintext_ = false;           // a <plaintext> start tag was read
+  bool base_fixed_ = false;          // chunks were taken: a <base> now would change them
   link_tags tags_;
   link_chunk chunk_;
   std::vector<std::string> foreign_;  // the open elements of an SVG or MathML island
