@@ -177,9 +177,14 @@ class link_tag_reader {
         if (templates_ > 0 || (tables_ > 0 && !tables_exact_)) return false;
         created = tables_ > 0;
       }
-    } else if (name == "form" && templates_ == 0) {
-      created = !form_open_;  // the form element pointer is set: ignored
-      form_open_ = true;
+    } else if (name == "form") {
+      // In a template the tree builder ignores a <form> in a table's context and keeps one
+      // elsewhere, which is not followed here: one whose element matters gives up.
+      if (templates_ > 0 && extras) return false;
+      if (templates_ == 0) {
+        created = !form_open_;  // the form element pointer is set: ignored
+        form_open_ = true;
+      }
     }
     if (name == "base" && tags_.base.empty() && !tag.kept[kHref].empty()) {
       // A table could move a later base first; one in a template is not the document's; and
