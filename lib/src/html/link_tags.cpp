@@ -10,6 +10,7 @@
 #include "html/byte_search.hpp"
 #include "html/html_scan.hpp"
 #include "html/link_tag_values.hpp"
+#include "html/repeated_tags.hpp"
 #include "html/text_positions.hpp"
 #include "text/ascii.hpp"
 
@@ -57,6 +58,14 @@ class link_tag_reader {
         pos_ = start->name_end + 1;
         continue;
       }
+      if (start && !start->end_tag && foreign_.empty()) {
+        // A start tag read before that changed nothing: ended here if it ends before html_.
+        const std::size_t end = repeated_.find(html_, lt);
+        if (end != npos && (last || end < n)) {
+          pos_ = end;
+          continue;
+        }
+      }
       if (start) {
         tag_token(html_, *start, token_);
       } else {
@@ -79,7 +88,12 @@ class link_tag_reader {
           sure = foreign_.empty() && html_.find("]]>", lt) + 3 == pos_;
           break;
         case token::start_tag:
-          sure = foreign_.empty() ? html_start_tag(lt, t.tag) : foreign_start_tag(lt, t.tag);
+          if (!foreign_.empty()) {
+            sure = foreign_start_tag(lt, t.tag);
+            break;
+          }
+          sure = html_start_tag(lt, t.tag);
+          if (sure && changes_nothing(t.tag)) repeated_.remember(html_.substr(lt, t.end - lt));
           break;
         case token::end_tag:
           sure = foreign_.empty() ? html_end_tag(t.tag) : foreign_end_tag(t.tag);
@@ -143,6 +157,18 @@ class link_tag_reader {
       return after.what != token::cut_off && after.end < n;
     }
     return true;
+  }
+
+  // The attributes note() reads; a tag with none of them has nothing noted.
+  static constexpr std::uint32_t kNotedAttributes =
+      1U << kHref | 1U << kXlinkHref | 1U << kSrc | 1U << kSrcset | 1U << kData | 1U << kPoster |
+      1U << kContent | 1U << kStyle | 1U << kId | 1U << kName;
+
+  // Whether html_start_tag() changes nothing for HTML start tag `tag` but the position: an
+  // element not special to it, and nothing note() reads.
+  static bool changes_nothing(const scanned_tag& tag) {
+    return (tag.traits & (reader_special_trait | raw_text_trait | table_part_trait)) == 0 &&
+           (tag.kept_mask & kNotedAttributes) == 0;
   }
 
   bool html_start_tag(std::size_t lt, const scanned_tag& tag) {
@@ -286,10 +312,7 @@ class link_tag_reader {
   // values for gumbo to decode.
   void note(std::size_t lt, const scanned_tag& tag, bool html) {
     // Most tags have none of the attributes read here.
-    constexpr std::uint32_t read = 1U << kHref | 1U << kXlinkHref | 1U << kSrc | 1U << kSrcset |
-                                   1U << kData | 1U << kPoster | 1U << kContent | 1U << kStyle |
-                                   1U << kId | 1U << kName;
-    if ((tag.kept_mask & read) == 0) return;
+    if ((tag.kept_mask & kNotedAttributes) == 0) return;
     const std::string_view name = tag.lower_name;
     const bool html_a = html && name == "a";
     const bool svg_a = !html && svg_ && name == "a";
@@ -412,6 +435,7 @@ class link_tag_reader {
   position_counter positions_;
   std::size_t pos_ = 0;
   token token_{token::text, 0, {}};  // the token read last, filled in place
+  repeated_tags repeated_;           // start tags read that changed nothing
   bool plaintext_ = false;           // a <plaintext> start tag was read
   bool base_fixed_ = false;          // chunks were taken: a <base> now would change them
   link_tags tags_;
