@@ -240,6 +240,43 @@ TEST(PositionCounter, RandomTextsAreCountedAsEachByteWould) {
   }
 }
 
+TEST(PositionCounter, CountsTextGivenInPiecesWithTheReadPartDroppedAsTheWholeText) {
+  // As link_tag_stream uses it: the text grows piece by piece, what was read is dropped, and
+  // offsets are asked in what is held; CRs rare, CRs at the ends of pieces.
+  std::mt19937 random(11);
+  for (int round = 0; round < 200; ++round) {
+    std::string text;
+    const std::string alphabet = round % 2 == 0 ? "abcdef\n" : "ab\r\ncd\n\r";
+    const std::size_t size = 50 + random() % 500;
+    for (std::size_t i = 0; i < size; ++i)
+      text += alphabet[random() % alphabet.size()];
+    position_counter whole(text);
+    std::size_t dropped = 0;  // bytes of text dropped
+    std::size_t held = 0;     // bytes of text given so far
+    std::string view;         // text[dropped, held)
+    position_counter pieces(view);
+    std::size_t asked = 0;  // offset in text asked last
+    while (held < text.size()) {
+      held = std::min(text.size(), held + 1 + random() % 60);
+      view = text.substr(dropped, held - dropped);
+      pieces.view(view);
+      for (int ask = 0; ask < 3 && asked < held; ++ask) {
+        asked = std::min(held, asked + random() % 30);
+        const text_position got = pieces.at(asked - dropped);
+        const text_position expected = whole.at(asked);
+        ASSERT_EQ(got.line, expected.line) << round << " " << asked;
+        ASSERT_EQ(got.column, expected.column) << round << " " << asked;
+      }
+      if (random() % 2 == 0) {  // drop what was asked
+        pieces.drop(asked - dropped);
+        dropped = asked;
+        view = text.substr(dropped, held - dropped);
+        pieces.view(view);
+      }
+    }
+  }
+}
+
 TEST(ScanTag, ReadsSelfClosingAndTheFirstOfEachKeptAttributeAsTheTokenizerDoes) {
   struct expectation {
     std::string html;  // a tag; its name starts at [1]

@@ -1,6 +1,7 @@
 #pragma once
 // Lines and columns of offsets in a page, in one forward pass.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -27,7 +28,7 @@ class position_counter {
     // Most text has no CR, and its runs between offsets hold few line feeds: those are counted
     // in bulk. A CR (a lone one ends a line, one before LF does with it) is counted byte by byte.
     const auto size = static_cast<std::size_t>(end - begin);
-    if (std::memchr(begin, '\r', size) != nullptr || (after_cr_ && *begin == '\n')) {
+    if (carriage_return_before(offset) || (after_cr_ && *begin == '\n')) {
       count_bytewise(begin, end);
     } else {
       const char* line_start = begin;
@@ -49,11 +50,37 @@ class position_counter {
   void drop(std::size_t offset) {
     at(offset);
     next_ -= offset;  // at() left it at least at offset
+    if (cr_ != kNone && cr_ >= offset) {
+      cr_ -= offset;
+      searched_ -= offset;
+    } else {
+      cr_ = kNone;  // none known from next_ on: searched again from there
+      searched_ = next_;
+    }
   }
   /// Goes on counting in `text`: the same text, without the bytes dropped, and perhaps more.
   void view(std::string_view text) { text_ = text; }
 
  private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+  // Whether a CR lies in text_[next_, offset). Most text has none: it is searched once, from
+  // where the last search ended, not for each offset; a CR passed makes the next search start
+  // at next_.
+  bool carriage_return_before(std::size_t offset) {
+    if (cr_ == kNone || cr_ < next_) {
+      const std::size_t from = cr_ == kNone ? std::max(next_, searched_) : next_;
+      cr_ = kNone;
+      if (from < text_.size()) {
+        const void* found = std::memchr(text_.data() + from, '\r', text_.size() - from);
+        if (found != nullptr)
+          cr_ = static_cast<std::size_t>(static_cast<const char*>(found) - text_.data());
+      }
+      searched_ = text_.size();
+    }
+    return cr_ != kNone && cr_ < offset;
+  }
+
   // The bytes that are not UTF-8 continuation bytes (10xxxxxx), eight at a time.
   static std::uint32_t lead_bytes(const char* begin, const char* end) {
     std::size_t continuation = 0;
@@ -91,6 +118,10 @@ class position_counter {
 
   std::string_view text_;
   std::size_t next_ = 0;  // bytes before it are counted in position_
+  // The first CR at or after next_ (or before it, once passed), kNone where text_[.., searched_)
+  // holds none from next_ on.
+  std::size_t cr_ = kNone;
+  std::size_t searched_ = 0;
   text_position position_;
   bool after_cr_ = false;
 };
