@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "html/link_tag_values.hpp"
 #include "html/link_tags.hpp"
@@ -67,6 +69,31 @@ TEST(CompactReading, RepeatedTagsAreReadAsTheFirstTimeWhereverTheyStand) {
     for (int i = 0; i < 30; ++i)
       html += tags[random() % std::size(tags)];
     expect_readings_agree(html);
+  }
+}
+
+TEST(CompactReading, DecodesPlainlyOnlyValuesEveryReadingReadsAlike) {
+  struct expectation {
+    std::string value;
+    std::optional<std::string> decoded;  // none: left to gumbo
+  };
+  for (const auto& [value, decoded] : std::vector<expectation>{
+           {"plain/path.html#x", "plain/path.html#x"},
+           {"tab\there\nand line", "tab\there\nand line"},
+           {std::string(40, 'a'), std::string(40, 'a')},
+           {"a&amp;b&lt;&gt;&quot;&apos;", "a&b<>\"'"},
+           {"&#65;&#x42;&#X43;", "ABC"},
+           {"x&nbsp;", std::nullopt},
+           {"x&amp", std::nullopt},
+           {"&#31;", std::nullopt},
+           {"\x01", std::nullopt},
+           {"caf\xc3\xa9", std::nullopt},
+           {"cr\rhere", std::nullopt},
+           {"", ""},
+       }) {
+    std::string out = "kept";
+    EXPECT_EQ(decode_plainly(value, out), decoded.has_value()) << value;
+    EXPECT_EQ(out, "kept" + decoded.value_or("")) << value;
   }
 }
 

@@ -329,7 +329,7 @@ void link_tag_reader::note(std::size_t lt, const scanned_tag& tag, bool html) {
     out += " /></svg>";
   } else {
     out += ">";
-    if (written != "wbr" && !is_void(written) && written != "a")
+    if (written != "wbr" && written != "a" && !is_void(written))
       out.append("</").append(written).append(">");
   }
 }

@@ -73,6 +73,10 @@ class place_attributes final : public element_attributes {
 }  // namespace
 
 bool decode_plainly(std::string_view value, std::string& out) {
+  if (as_written(value)) {  // most values: no reference, nothing to check byte by byte
+    out.append(value);
+    return true;
+  }
   const std::size_t start = out.size();
   std::size_t i = 0;
   while (i < value.size()) {
