@@ -179,22 +179,6 @@ bool link_tag_reader::html_start_tag(std::size_t lt, const scanned_tag& tag) {
   return true;
 }
 
-bool link_tag_reader::read_bare(const tag_start& tag) {
-  if (!foreign_.empty()) return false;
-  const std::string_view name = tag.name;
-  if (tag.end_tag) {  // by name, not traits: most end tags come this way
-    return !ascii::iequals(name, "template") && !ascii::iequals(name, "table") &&
-           !ascii::iequals(name, "form");
-  }
-  const std::uint32_t traits = name_traits_of(html_, tag);
-  if ((traits & (reader_special_trait | raw_text_trait)) != 0) return false;
-  if ((traits & table_part_trait) != 0) {
-    if (templates_ > 0 && ascii::iequals(name, "col")) return false;
-    table_seen_ = true;
-  }
-  return true;
-}
-
 bool link_tag_reader::html_end_tag(const scanned_tag& tag) {
   if ((tag.traits & reader_special_trait) == 0) return true;  // not template, table, form
   const std::string_view name = tag.lower_name;

@@ -14,6 +14,7 @@
 #include "html/link_tags.hpp"
 #include "html/repeated_tags.hpp"
 #include "html/text_positions.hpp"
+#include "text/ascii.hpp"
 
 namespace corocrawl {
 
@@ -88,7 +89,22 @@ class link_tag_reader {
   // template, table and form. Start tags: those whose element is not special to
   // html_start_tag() (which would only note that it has no attributes), and table parts
   // (which it would note as seen) but a <col> in a template.
-  bool read_bare(const html::tag_start& tag);
+  // Inline: read() asks it of every bare tag, most of a page's tags.
+  bool read_bare(const html::tag_start& tag) {
+    if (!foreign_.empty()) return false;
+    const std::string_view name = tag.name;
+    if (tag.end_tag) {  // by name, not traits: most end tags come this way
+      return !ascii::iequals(name, "template") && !ascii::iequals(name, "table") &&
+             !ascii::iequals(name, "form");
+    }
+    const std::uint32_t traits = html::name_traits_of(html_, tag);
+    if ((traits & (html::reader_special_trait | html::raw_text_trait)) != 0) return false;
+    if ((traits & html::table_part_trait) != 0) {
+      if (templates_ > 0 && ascii::iequals(name, "col")) return false;
+      table_seen_ = true;
+    }
+    return true;
+  }
 
   bool html_end_tag(const html::scanned_tag& tag);
 
