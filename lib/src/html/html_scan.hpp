@@ -61,7 +61,8 @@ struct token {
   scanned_tag tag;  // of end_tag and start_tag
 };
 token token_at(std::string_view html, std::size_t lt);
-// The same into `t`, whatever it held before; its tag is a start or end tag's only.
+// The same into `t`, whatever it held before. t.tag is a start or end tag's; after another
+// token it may still hold an earlier tag.
 void token_at(std::string_view html, std::size_t lt, token& t);
 
 // The start of a start or end tag, as the tokenizer reads it: its name, which a '>' may end

@@ -1,8 +1,5 @@
 #include "html/link_tag_reader.hpp"
 
-#include <algorithm>
-#include <array>
-#include <iterator>
 #include <span>
 
 #include "html/byte_search.hpp"
