@@ -12,6 +12,7 @@
 #include "html/byte_search.hpp"
 #include "html/element_names.hpp"
 #include "html/text_positions.hpp"
+#include "text/ascii.hpp"
 
 namespace corocrawl::html {
 namespace {
@@ -367,6 +368,22 @@ TEST(ScanTag, LowersNamesOfEverySizeWhereverTheyEnd) {
   }
   EXPECT_NE(scan_tag("<foreignObject>" + std::string(20, ' '), 1).traits, 0u);
   EXPECT_NE(scan_tag("<ANNOTATION-XML>", 1).traits, 0u);
+}
+
+TEST(NameTraits, InTextAgreeWithAnyCaseWhereverTheNameEnds) {
+  // A word at a time where 16 bytes of the text follow the name's start, else a byte at a time.
+  for (const std::string name :
+       {"a", "A", "td", "TABLE", "Template", "frameset", "FRAMESETx", "annotation-xml",
+        "Annotation-XMLs", "foreignObject", "my-el", "svg", "ZAP-zap@[`{", "\xc3\x89m", "x\x80"}) {
+    for (std::size_t after = 0; after < 20; ++after) {
+      const std::string text = "<" + name + std::string(after, '>');
+      const std::string_view in = std::string_view(text).substr(1, name.size());
+      EXPECT_EQ(name_traits_in(text, in), name_traits_any_case(name)) << name << " " << after;
+      std::string lower;
+      EXPECT_EQ(lower_name_traits_in(text, in, lower), name_traits_any_case(name)) << name;
+      EXPECT_EQ(lower, ascii::to_lower(name)) << name << " " << after;
+    }
+  }
 }
 
 }  // namespace

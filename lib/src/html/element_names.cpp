@@ -1,8 +1,11 @@
 #include "html/element_names.hpp"
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <string>
 
 #include "text/ascii.hpp"
 
@@ -160,6 +163,47 @@ constexpr name_key key_of(std::string_view name, bool lower) {
   return key;
 }
 
+// The bytes of `word` with ASCII letters A-Z in lower case, eight at a time.
+constexpr std::uint64_t lower_case_word(std::uint64_t word) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  const std::uint64_t low_bits = word & (0x7F * ones);  // no sum below carries into the next
+  const std::uint64_t above_z = low_bits + (0x7F - 'Z') * ones;  // bit 7 where above 'Z'
+  const std::uint64_t from_a = low_bits + (0x80 - 'A') * ones;   // bit 7 where 'A' or above
+  const std::uint64_t upper = from_a & ~above_z & ~word & (0x80 * ones);
+  return word | upper >> 2;  // 0x80 >> 2 is the case bit, 0x20
+}
+
+// The first `size` bytes of a word, for sizes 0 to 8.
+constexpr std::array<std::uint64_t, 9> kBytesMask = {0,
+                                                     0xff,
+                                                     0xffff,
+                                                     0xff'ffff,
+                                                     0xffff'ffff,
+                                                     0xff'ffff'ffff,
+                                                     0xffff'ffff'ffff,
+                                                     0xff'ffff'ffff'ffff,
+                                                     ~std::uint64_t{0}};
+
+// key_of(name, true) for `name` (at most kLongest bytes), a view into `text`. Most names of a
+// page lie 16 bytes or more before its end: theirs are read as two words and lowered eight
+// bytes at a time, not a byte at a time.
+name_key lower_key_in(std::string_view text, std::string_view name) {
+  const auto begin = static_cast<std::size_t>(name.data() - text.data());
+  if (std::endian::native != std::endian::little || begin + 16 > text.size())
+    return key_of(name, true);
+  name_key key;
+  std::memcpy(&key.low, name.data(), sizeof key.low);
+  if (name.size() <= 8) {
+    key.low = lower_case_word(key.low & kBytesMask[name.size()]);
+  } else {
+    key.low = lower_case_word(key.low);
+    std::memcpy(&key.high, name.data() + 8, sizeof key.high);
+    key.high = lower_case_word(key.high & kBytesMask[name.size() - 8]);
+  }
+  key.high |= std::uint64_t{name.size()} << 56;
+  return key;
+}
+
 constexpr std::size_t slot_of(name_key key) {
   return static_cast<std::size_t>(
       ((key.low * 0x9E3779B97F4A7C15ULL) ^ key.high) * 0xC2B2AE3D27D4EB4FULL >> (64 - kSlotBits));
@@ -214,9 +258,25 @@ std::uint32_t name_traits_any_case(std::string_view name) {
   return traits_of(key_of(name, true));
 }
 
-std::uint32_t name_traits_of_words(std::uint64_t low, std::uint64_t high, std::size_t size) {
-  if (size == 0 || size > kLongest) return 0;
-  return traits_of(name_key{low, high | std::uint64_t{size} << 56});
+std::uint32_t name_traits_in(std::string_view text, std::string_view name) {
+  if (name.empty() || name.size() > kLongest) return 0;
+  return traits_of(lower_key_in(text, name));
+}
+
+std::uint32_t lower_name_traits_in(std::string_view text, std::string_view name,
+                                   std::string& lower) {
+  if (name.empty() || name.size() > kLongest) {  // no name with traits: lowered a byte at a time
+    lower.assign(name);
+    for (char& c : lower)
+      c = ascii::to_lower(c);
+    return 0;
+  }
+  const name_key key = lower_key_in(text, name);
+  std::array<char, 16> bytes{};
+  std::memcpy(bytes.data(), &key.low, sizeof key.low);
+  std::memcpy(bytes.data() + sizeof key.low, &key.high, sizeof key.high);
+  lower.assign(bytes.data(), name.size());  // the size byte lies past the name
+  return traits_of(key);
 }
 
 }  // namespace corocrawl::html

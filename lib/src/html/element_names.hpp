@@ -4,8 +4,8 @@
 // them cost a comparison per name. Names are matched exactly (the scanners pass them in lower
 // case).
 
-#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace corocrawl::html {
@@ -33,9 +33,12 @@ enum name_trait : std::uint32_t {
 std::uint32_t name_traits(std::string_view name);
 /// The same of `name` in any case (ASCII letters), without lowering a copy of it first.
 std::uint32_t name_traits_any_case(std::string_view name);
-/// The traits of a lower-case name of `size` bytes (at most 16) held in two words: `low`
-/// holds its first eight bytes, the first the lowest, and `high` the rest, NUL-padded.
-std::uint32_t name_traits_of_words(std::uint64_t low, std::uint64_t high, std::size_t size);
+/// The same of `name`, a view into `text` (a page's markup), read a word at a time where the
+/// text goes on far enough past it.
+std::uint32_t name_traits_in(std::string_view text, std::string_view name);
+/// The same, and `name` in lower case into `lower`.
+std::uint32_t lower_name_traits_in(std::string_view text, std::string_view name,
+                                   std::string& lower);
 
 // Elements whose content the tokenizer reads as text (in HTML content, not in SVG/MathML).
 inline bool is_raw_text(std::string_view name) {

@@ -3,7 +3,6 @@
 #include <array>
 #include <bit>
 #include <cstdint>
-#include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -80,73 +79,12 @@ std::size_t name_end_from(std::string_view html, std::size_t begin) {
   return i;
 }
 
-// The bytes of `word` with ASCII letters A-Z in lower case, eight at a time.
-constexpr std::uint64_t lower_case_word(std::uint64_t word) {
-  constexpr std::uint64_t ones = 0x0101010101010101ULL;
-  const std::uint64_t low_bits = word & (0x7F * ones);  // no sum below carries into the next
-  const std::uint64_t above_z = low_bits + (0x7F - 'Z') * ones;  // bit 7 where above 'Z'
-  const std::uint64_t from_a = low_bits + (0x80 - 'A') * ones;   // bit 7 where 'A' or above
-  const std::uint64_t upper = from_a & ~above_z & ~word & (0x80 * ones);
-  return word | upper >> 2;  // 0x80 >> 2 is the case bit, 0x20
-}
-
-// The first `size` bytes of a word, for sizes 0 to 8.
-constexpr std::array<std::uint64_t, 9> kBytesMask = {0,
-                                                     0xff,
-                                                     0xffff,
-                                                     0xff'ffff,
-                                                     0xffff'ffff,
-                                                     0xff'ffff'ffff,
-                                                     0xffff'ffff'ffff,
-                                                     0xff'ffff'ffff'ffff,
-                                                     ~std::uint64_t{0}};
-
-// The name `name` (a view into `html`) in lower case as two words, `low` its first eight
-// bytes (the first the lowest) and `high` the rest, NUL-padded; false where it cannot be read
-// so (a name longer than 16 bytes, or less than 16 bytes from the end of the markup). Most
-// names are short and lie well before the end: they are read a word at a time, lowered eight
-// bytes at a time, and looked up in name_traits_of_words() without lowering a copy again.
-bool lower_name_words(std::string_view html, std::string_view name, std::uint64_t& low,
-                      std::uint64_t& high) {
-  const auto begin = static_cast<std::size_t>(name.data() - html.data());
-  const std::size_t size = name.size();
-  if (std::endian::native != std::endian::little || size > 16 || begin + 16 > html.size())
-    return false;
-  std::memcpy(&low, name.data(), sizeof low);
-  if (size <= 8) {
-    low = lower_case_word(low & kBytesMask[size]);
-    high = 0;
-  } else {
-    low = lower_case_word(low);
-    std::memcpy(&high, name.data() + 8, sizeof high);
-    high = lower_case_word(high & kBytesMask[size - 8]);
-  }
-  return true;
-}
-
-// The name as written in `tag.name`, in lower case into tag.lower_name, and its traits.
-void read_name(std::string_view html, scanned_tag& tag) {
-  const std::size_t size = tag.name.size();
-  if (std::uint64_t low = 0, high = 0; lower_name_words(html, tag.name, low, high)) {
-    std::array<char, 16> lower{};
-    std::memcpy(lower.data(), &low, sizeof low);
-    std::memcpy(lower.data() + sizeof low, &high, sizeof high);
-    tag.lower_name.assign(lower.data(), size);
-    tag.traits = name_traits_of_words(low, high, size);
-    return;
-  }
-  tag.lower_name.resize(size);
-  for (std::size_t k = 0; k < size; ++k)
-    tag.lower_name[k] = ascii::to_lower(tag.name[k]);
-  tag.traits = name_traits(tag.lower_name);
-}
-
 // The tag whose name is html[name_begin, name_end) into `tag`, as scanned_tag{} is.
 void scan_named_tag(std::string_view html, std::size_t name_begin, std::size_t name_end,
                     scanned_tag& tag) {
   const std::size_t n = html.size();
   tag.name = html.substr(name_begin, name_end - name_begin);
-  read_name(html, tag);
+  tag.traits = lower_name_traits_in(html, tag.name, tag.lower_name);
   std::size_t i = name_end;
   while (true) {
     // Whitespace and slashes before an attribute; a slash just before the '>' makes the tag
@@ -265,12 +203,6 @@ std::optional<tag_start> tag_start_at(std::string_view html, std::size_t lt) {
   if (name_begin >= n || !ascii::is_alpha(html[name_begin])) return std::nullopt;
   const std::size_t name_end = name_end_from(html, name_begin + 1);
   return tag_start{end_tag, html.substr(name_begin, name_end - name_begin), name_end};
-}
-
-std::uint32_t name_traits_of(std::string_view html, const tag_start& start) {
-  if (std::uint64_t low = 0, high = 0; lower_name_words(html, start.name, low, high))
-    return name_traits_of_words(low, high, start.name.size());
-  return name_traits_any_case(start.name);
 }
 
 void tag_token(std::string_view html, const tag_start& start, token& t) {

@@ -76,8 +76,6 @@ struct tag_start {
 };
 // The tag that starts at html[lt], else nothing (no tag starts there).
 std::optional<tag_start> tag_start_at(std::string_view html, std::size_t lt);
-// The traits of the name of tag `start` (from tag_start_at(html, lt)), in any case.
-std::uint32_t name_traits_of(std::string_view html, const tag_start& start);
 // The token of the tag `start` (from tag_start_at(html, lt)) into `t`: token_at(html, lt, t)
 // without reading the name again.
 void tag_token(std::string_view html, const tag_start& start, token& t);

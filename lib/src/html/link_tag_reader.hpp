@@ -97,7 +97,7 @@ class link_tag_reader {
       return !ascii::iequals(name, "template") && !ascii::iequals(name, "table") &&
              !ascii::iequals(name, "form");
     }
-    const std::uint32_t traits = html::name_traits_of(html_, tag);
+    const std::uint32_t traits = html::name_traits_in(html_, tag.name);
     if ((traits & (html::reader_special_trait | html::raw_text_trait)) != 0) return false;
     if ((traits & html::table_part_trait) != 0) {
       if (templates_ > 0 && ascii::iequals(name, "col")) return false;
