@@ -212,6 +212,22 @@ TEST(PositionCounter, CountsRunsWithoutCarriageReturnsAsEachByteWould) {
   }
 }
 
+TEST(PositionCounter, CountsLongRunsDenseWithLineFeedsAsEachByteWould) {
+  // Counted sixteen bytes at a time, in sums of up to 255 blocks: runs longer than that, of
+  // line feeds only and with a line feed at every place of a block, the last one anywhere.
+  const std::string feeds(5000, '\n');
+  for (const std::size_t step : {1, 15, 4080, 4081, 4097, 5000})
+    expect_counted_as_each_byte_would(feeds, step);
+  for (std::size_t gap = 1; gap <= 17; ++gap) {
+    std::string text;
+    while (text.size() < 9000)
+      text += std::string(gap - 1, 'x') + "\n";
+    text += "tail\xc3\xa9";
+    for (const std::size_t step : {std::size_t{4099}, std::size_t{16 * 255}, text.size()})
+      expect_counted_as_each_byte_would(text, step);
+  }
+}
+
 TEST(PositionCounter, ACarriageReturnLateInALongRunIsCountedAsOne) {
   // A run whose only CR is late in it, alone or before a line feed, or at the run's end.
   for (const std::string ending : {"\r", "\r\n", "\rx", "\n\r"}) {

@@ -2,10 +2,14 @@
 // Lines and columns of offsets in a page, in one forward pass.
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace corocrawl::html {
 
@@ -27,18 +31,10 @@ class position_counter {
     const char* const end = text_.data() + offset;
     // Most text has no CR, and its runs between offsets hold few line feeds: those are counted
     // in bulk. A CR (a lone one ends a line, one before LF does with it) is counted byte by byte.
-    const auto size = static_cast<std::size_t>(end - begin);
     if (carriage_return_before(offset) || (after_cr_ && *begin == '\n')) {
       count_bytewise(begin, end);
     } else {
-      const char* line_start = begin;
-      for (const void* lf = std::memchr(begin, '\n', size); lf != nullptr;
-           lf = std::memchr(line_start, '\n', static_cast<std::size_t>(end - line_start))) {
-        ++position_.line;
-        line_start = static_cast<const char*>(lf) + 1;
-      }
-      if (line_start != begin) position_.column = 1;
-      position_.column += lead_bytes(line_start, end);
+      count_line_feeds(begin, end);
       after_cr_ = false;
     }
     next_ = offset;
@@ -96,6 +92,48 @@ class position_counter {
     for (; p != end; ++p)
       continuation += (static_cast<unsigned char>(*p) & 0xC0) == 0x80 ? 1 : 0;
     return static_cast<std::uint32_t>(static_cast<std::size_t>(end - begin) - continuation);
+  }
+
+  // Counts [begin, end), which holds no CR. Runs between offsets hold a few short lines each:
+  // a memchr for each line cost twice the time of counting sixteen bytes at a time.
+  void count_line_feeds(const char* begin, const char* end) {
+    std::size_t lines = 0;
+    const char* line_start = begin;  // of the last line
+    const char* p = begin;
+#if defined(__SSE2__)
+    // Each byte of `counts` counts the line feeds at its place in the blocks, so at most 255
+    // blocks go before they are summed. The last block with one tells where the line starts.
+    const __m128i line_feed = _mm_set1_epi8('\n');
+    const char* last_block = nullptr;
+    unsigned last_mask = 0;
+    while (end - p >= 16) {
+      const std::size_t blocks = std::min<std::size_t>(static_cast<std::size_t>(end - p) / 16, 255);
+      const char* const stop = p + blocks * 16;
+      __m128i counts = _mm_setzero_si128();
+      for (; p != stop; p += 16) {
+        const __m128i found =
+            _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), line_feed);
+        counts = _mm_sub_epi8(counts, found);  // a line feed is -1
+        if (const auto mask = static_cast<unsigned>(_mm_movemask_epi8(found)); mask != 0) {
+          last_block = p;
+          last_mask = mask;
+        }
+      }
+      const __m128i sums = _mm_sad_epu8(counts, _mm_setzero_si128());  // two halves' sums
+      lines += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
+               static_cast<std::size_t>(_mm_extract_epi16(sums, 4));
+    }
+    if (last_block != nullptr) line_start = last_block + std::bit_width(last_mask);
+#endif
+    for (; p != end; ++p) {
+      if (*p == '\n') {
+        ++lines;
+        line_start = p + 1;
+      }
+    }
+    position_.line += static_cast<std::uint32_t>(lines);
+    if (lines != 0) position_.column = 1;
+    position_.column += lead_bytes(line_start, end);
   }
 
   void count_bytewise(const char* begin, const char* end) {
