@@ -57,6 +57,7 @@
 #include "html/link_tags.hpp"
 #include "html/links.hpp"
 #include "text/ascii.hpp"
+#include "text/text_hashes.hpp"
 #include "url/url.hpp"
 
 namespace {
@@ -113,9 +114,16 @@ void check_page(const corocrawl::page_links& page, std::string_view html) {
     check(reference.line >= 1 && reference.column >= 1, "reference without a place", html);
     check(reference.tag < page.tags.size(), "reference to no tag", html);
     if (reference.link < page.links.size()) referenced[reference.link] = true;
+    check(
+        !reference.fragment || reference.fragment.hash() == corocrawl::id_hash(*reference.fragment),
+        "fragment hash not its text's", html);
   }
   check(std::find(referenced.begin(), referenced.end(), false) == referenced.end(),
         "link without a reference", html);
+  for (const corocrawl::page_link& link : page.links)
+    check(link.hash == corocrawl::url_hash(link.url), "link hash not its URL's", html);
+  check(page.anchor_hashes == corocrawl::id_hashes(page.anchors), "anchor hashes not the ids'",
+        html);
   for (const corocrawl::inline_css& css : page.styles)
     check(css.line >= 1 && css.column >= 1, "inline CSS without a place", html);
 }

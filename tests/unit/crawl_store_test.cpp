@@ -164,13 +164,13 @@ TEST(CrawlStore, ProblemsListMissingFragmentsAmongTheBrokenUrlsByUrl) {
   const auto bang = store->add_url("http://a.test/a-doc!", root);
   const auto slow = store->add_url("http://a.test/slow", root);  // a warning
   const source_at from_root{.page = root, .element = "a", .attribute = "href", .line = 3};
-  store->note_anchors(root, std::vector<std::string>{});
+  store->note_anchors(root, {});
   store->finish(root, {.status = 200}, verdict::ok);
   store->finish(a, {.status = 404}, verdict::broken);
   store->finish(ab, {.status = 410}, verdict::broken);
   store->finish(bang, {.status = 404}, verdict::broken);
   store->note_fragment(doc, "gone", from_root);  // waits for the page
-  store->note_anchors(doc, std::vector<std::string>{"here"});
+  store->note_anchors(doc, id_hashes(std::vector<std::string>{"here"}));
   store->finish(doc, {.status = 200}, verdict::ok);
   store->note_fragment(doc, "here", from_root);
   store->note_fragment(doc, "also-gone", source_at{.page = root, .line = 9, .column = 2});
@@ -205,7 +205,7 @@ TEST(CrawlStore, ProblemsListMissingFragmentsAmongTheBrokenUrlsByUrl) {
 TEST(CrawlStore, AnchorsNotedBeforeThePageIsFinishedCheckItsOwnFragmentsAtOnce) {
   auto store = std::make_shared<crawl_store>();
   const auto page = store->add_url("http://a.test/", std::nullopt);
-  store->note_anchors(page, std::vector<std::string>{"here"});
+  store->note_anchors(page, id_hashes(std::vector<std::string>{"here"}));
   store->note_fragment(page, "here", source_at{.page = page, .line = 1});
   store->note_fragment(page, "gone", source_at{.page = page, .line = 2});
   store->finish(page, {.status = 200}, verdict::ok);
@@ -223,7 +223,7 @@ TEST(CrawlStore, AnchorsNotedBeforeThePageIsFinishedCheckItsOwnFragmentsAtOnce) 
 TEST(CrawlStore, MissingFragmentsOfManyPagesComeInTheOrderOfTheirText) {
   auto store = std::make_shared<crawl_store>();
   const auto root = store->add_url("http://a.test/", std::nullopt);
-  store->note_anchors(root, std::vector<std::string>{});
+  store->note_anchors(root, {});
   store->finish(root, {.status = 200}, verdict::ok);
   std::mt19937 random(7);  // NOLINT(cert-msc32-c,cert-msc51-cpp): the same pages each run
   const std::string_view letters = "x!-/.~";
@@ -235,7 +235,7 @@ TEST(CrawlStore, MissingFragmentsOfManyPagesComeInTheOrderOfTheirText) {
       url += letters[random() % letters.size()];
     if (store->find(url)) continue;
     const auto id = store->add_url(url, root);
-    store->note_anchors(id, std::vector<std::string>{"kept"});
+    store->note_anchors(id, id_hashes(std::vector<std::string>{"kept"}));
     store->finish(id, {.status = 200}, verdict::ok);
     const int fragments = 1 + static_cast<int>(random() % 3);
     for (int k = 0; k < fragments; ++k) {
@@ -389,14 +389,14 @@ void expect_read_in_turn_as_indexed(const built_list<T>& list, ExpectSame expect
 TEST(CrawlStore, ItemsReadIntoOneObjectAreTheItemsReadOneByOne) {
   auto store = std::make_shared<crawl_store>();
   const auto root = store->add_url("http://a.test/", std::nullopt);
-  store->note_anchors(root, std::vector<std::string>{});
+  store->note_anchors(root, {});
   store->finish(root, {.status = 200, .content_type = "text/html", .encoding = "utf-8"},
                 verdict::ok);
   std::vector<crawl_store::url_id> pages;
   for (int i = 0; i < 6; ++i) {
     const auto page = store->add_url("http://a.test/p" + std::to_string(i), root);
     pages.push_back(page);
-    store->note_anchors(page, std::vector<std::string>{"kept"});
+    store->note_anchors(page, id_hashes(std::vector<std::string>{"kept"}));
     store->finish(page, {.status = 200}, verdict::ok);
   }
   const auto moved = store->add_url("http://a.test/moved", root);

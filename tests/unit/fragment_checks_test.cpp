@@ -8,13 +8,25 @@
 #include <string>
 #include <vector>
 
+#include "text/text_hashes.hpp"
+
 namespace corocrawl {
 namespace {
 
 using state = fragment_checks::page_state;
 
-packed_source from_line(std::uint32_t line) {
-  return {.page = 0, .line = line, .column_tag = 1 << 8};
+stored_source from_line(std::uint32_t line) {
+  return {.page = 0, .line = line, .column = 1, .tag = 0};
+}
+
+// Notes a reference as the crawler does, with the fragment's hash from the page's parse.
+void note(fragment_checks& checks, std::uint32_t target, std::string_view fragment,
+          const stored_source& source, const state& known) {
+  checks.note(target, fragment, id_hash(fragment), source, known);
+}
+
+void parsed(fragment_checks& checks, std::uint32_t page, const std::vector<std::string>& ids) {
+  checks.page_parsed(page, id_hashes(ids));
 }
 
 // The missing references as "target#fragment@line", sorted.
@@ -23,7 +35,7 @@ std::vector<std::string> missing(fragment_checks& checks) {
   std::vector<std::string> out;
   for (const auto& r : checks.missing_fragments())
     out.push_back(std::to_string(r.target) + "#" + std::string(checks.fragment(r.fragment)) + "@" +
-                  std::to_string(r.source.line));
+                  std::to_string(checks.source(r).line));
   std::ranges::sort(out);
   return out;
 }
@@ -32,16 +44,16 @@ TEST(FragmentChecks, ReferencesWaitForTheirPageAndAreCheckedWhenItIsParsed) {
   fragment_checks checks;
   // More references than one block of a waiting list holds.
   for (std::uint32_t line = 1; line <= 10; ++line)
-    checks.note(5, line % 2 == 0 ? "here" : "gone" + std::to_string(line), from_line(line),
-                {state::not_yet, 5});
-  checks.note(6, "x", from_line(20), {state::not_yet, 6});
+    note(checks, 5, line % 2 == 0 ? "here" : "gone" + std::to_string(line), from_line(line),
+         {state::not_yet, 5});
+  note(checks, 6, "x", from_line(20), {state::not_yet, 6});
   EXPECT_TRUE(missing(checks).empty());
-  checks.page_parsed(5, std::vector<std::string>{"here"});
+  parsed(checks, 5, {"here"});
   EXPECT_EQ(missing(checks), (std::vector<std::string>{"5#gone1@1", "5#gone3@3", "5#gone5@5",
                                                        "5#gone7@7", "5#gone9@9"}));
   // Page 6's reference still waits; a later reference to a parsed page is checked at once.
-  checks.note(5, "late", from_line(30), {state::anchors, 5});
-  checks.page_parsed(6, std::vector<std::string>{});
+  note(checks, 5, "late", from_line(30), {state::anchors, 5});
+  parsed(checks, 6, {});
   EXPECT_EQ(missing(checks).size(), 7u);
 }
 
@@ -54,16 +66,16 @@ TEST(FragmentChecks, ManyWaitingReferencesAreCheckedWhenTheirPagesComeLate) {
   constexpr std::uint32_t kPerPage = 150;  // 450,000 references: some 10 MB waiting
   for (std::uint32_t line = 1; line <= kPerPage; ++line) {
     for (std::uint32_t page = 0; page < kPages; ++page) {
-      checks.note(page, line % 50 == 0 ? "gone" : "here", from_line(line), {state::not_yet, page});
+      note(checks, page, line % 50 == 0 ? "gone" : "here", from_line(line), {state::not_yet, page});
     }
   }
   const std::vector<std::string> ids = {"here"};
   for (std::uint32_t page = 0; page < kPages; ++page) {
-    if (page % 10 != 0) checks.page_parsed(page, ids);  // nine in ten: the pool compacts
+    if (page % 10 != 0) parsed(checks, page, ids);  // nine in ten: the pool compacts
   }
   EXPECT_EQ(checks.missing_fragments().size(), (kPages - kPages / 10) * (kPerPage / 50));
   for (std::uint32_t page = 0; page < kPages; page += 10)
-    checks.page_parsed(page, ids);
+    parsed(checks, page, ids);
   const auto all = missing(checks);
   ASSERT_EQ(all.size(), kPages * (kPerPage / 50));
   for (std::uint32_t page = 0; page < kPages; page += 997) {
@@ -77,35 +89,73 @@ TEST(FragmentChecks, ManyWaitingReferencesAreCheckedWhenTheirPagesComeLate) {
 TEST(FragmentChecks, ReferencesFollowRedirectsToWherePagesEnd) {
   fragment_checks checks;
   // 1 redirects to 2, which redirects to 3; references wait on 1 and on 2.
-  checks.note(1, "a", from_line(1), {state::not_yet, 1});
-  checks.note(1, "b", from_line(2), {state::not_yet, 1});
-  checks.note(2, "c", from_line(3), {state::not_yet, 2});
+  note(checks, 1, "a", from_line(1), {state::not_yet, 1});
+  note(checks, 1, "b", from_line(2), {state::not_yet, 1});
+  note(checks, 2, "c", from_line(3), {state::not_yet, 2});
   checks.page_done(1, [](std::uint32_t) { return state{state::not_yet, 2}; });
   checks.page_done(2, [](std::uint32_t) { return state{state::not_yet, 3}; });
   EXPECT_TRUE(missing(checks).empty());
-  checks.page_parsed(3, std::vector<std::string>{"b"});
+  parsed(checks, 3, {"b"});
   EXPECT_EQ(missing(checks), (std::vector<std::string>{"1#a@1", "2#c@3"}));
 }
 
 TEST(FragmentChecks, ReferencesToAPageThatEndsUncheckedAreDropped) {
   fragment_checks checks;
-  checks.note(1, "a", from_line(1), {state::not_yet, 1});
-  checks.note(2, "b", from_line(2), {state::not_yet, 2});
+  note(checks, 1, "a", from_line(1), {state::not_yet, 1});
+  note(checks, 2, "b", from_line(2), {state::not_yet, 2});
   checks.page_done(1, [](std::uint32_t) { return state{state::unchecked, 1}; });
   checks.page_done(2, [](std::uint32_t) { return state{state::not_yet, 2}; });  // not a page
-  checks.page_parsed(1, std::vector<std::string>{});
-  checks.page_parsed(2, std::vector<std::string>{});
+  parsed(checks, 1, {});
+  parsed(checks, 2, {});
   EXPECT_TRUE(missing(checks).empty());
 }
 
 TEST(FragmentChecks, ARedirectToAParsedPageIsCheckedAtOnce) {
   fragment_checks checks;
-  checks.page_parsed(9, std::vector<std::string>{"kept", "caf\xC3\xA9"});
-  checks.note(4, "kept", from_line(1), {state::not_yet, 4});
-  checks.note(4, "lost", from_line(2), {state::not_yet, 4});
-  checks.note(4, "caf%C3%A9", from_line(3), {state::not_yet, 4});  // percent-decoded too
+  parsed(checks, 9, {"kept", "caf\xC3\xA9"});
+  note(checks, 4, "kept", from_line(1), {state::not_yet, 4});
+  note(checks, 4, "lost", from_line(2), {state::not_yet, 4});
+  note(checks, 4, "caf%C3%A9", from_line(3), {state::not_yet, 4});  // percent-decoded too
   checks.page_done(4, [](std::uint32_t) { return state{state::anchors, 9}; });
   EXPECT_EQ(missing(checks), std::vector<std::string>{"4#lost@2"});
+}
+
+// A missing reference's place reads back as it was, a place too wide to pack among them.
+TEST(FragmentChecks, AMissingReferenceKeepsItsPlaceHoweverWide) {
+  fragment_checks checks;
+  parsed(checks, 2, {"here"});
+  const stored_source wide = {.page = 7, .line = 3, .column = 0x100'0000, .tag = 300};
+  note(checks, 2, "gone", wide, {state::anchors, 2});
+  note(checks, 2, "here", from_line(1), {state::anchors, 2});  // found: nothing kept
+  ASSERT_EQ(checks.missing_fragments().size(), 1U);
+  const stored_source read = checks.source(checks.missing_fragments()[0]);
+  EXPECT_EQ(read.page, wide.page);
+  EXPECT_EQ(read.line, wide.line);
+  EXPECT_EQ(read.column, wide.column);
+  EXPECT_EQ(read.tag, wide.tag);
+}
+
+// The ids' hashes are kept in 2 MiB regions: a page's that cross a region's end are searched
+// as well as those within one.
+TEST(FragmentChecks, APagesIdsAcrossTheEndOfARegionAreFound) {
+  constexpr std::uint32_t kPerRegion = (2U << 20) / sizeof(std::uint32_t);
+  fragment_checks checks;
+  std::vector<std::string> ids;
+  for (std::uint32_t i = 0; i < kPerRegion - 500; ++i)
+    ids.push_back("first" + std::to_string(i));
+  parsed(checks, 1, ids);
+  ids.clear();
+  for (std::uint32_t i = 0; i < 1000; ++i)  // 500 in the first region, 500 in the next
+    ids.push_back("id" + std::to_string(i));
+  parsed(checks, 2, ids);
+  parsed(checks, 3, {"last"});
+  for (std::uint32_t i = 0; i < 1000; i += 7)
+    note(checks, 2, "id" + std::to_string(i), from_line(i + 1), {state::anchors, 2});
+  note(checks, 2, "first0", from_line(2000), {state::anchors, 2});
+  note(checks, 1, "first0", from_line(2001), {state::anchors, 1});
+  note(checks, 1, "id3", from_line(2002), {state::anchors, 1});
+  note(checks, 3, "last", from_line(2003), {state::anchors, 3});
+  EXPECT_EQ(missing(checks), (std::vector<std::string>{"1#id3@2002", "2#first0@2000"}));
 }
 
 }  // namespace

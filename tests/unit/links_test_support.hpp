@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "html/links.hpp"
+#include "text/text_hashes.hpp"
 
 namespace corocrawl {
 
@@ -98,12 +99,28 @@ inline std::vector<std::pair<std::string, reference_kind>> link_entries(const pa
   return out;
 }
 
+// The hashes a page's parse gives with its links, fragments and ids are those of their text,
+// as the crawl's tables compute them.
+inline void expect_hashes_of_the_text(const page_links& page) {
+  for (const page_link& link : page.links)
+    EXPECT_EQ(link.hash, url_hash(link.url)) << link.url;
+  for (const page_reference& reference : page.references) {
+    if (reference.fragment) {
+      EXPECT_EQ(reference.fragment.hash(), id_hash(*reference.fragment)) << *reference.fragment;
+    }
+  }
+  EXPECT_EQ(page.anchor_hashes, id_hashes(page.anchors));
+}
+
 // The three readings of `html` find the same: shrunk exactly what whole finds, compact the
-// same in source order. Returns the whole reading.
+// same in source order, each with the hashes of what it finds. Returns the whole reading.
 inline page_links expect_readings_agree(std::string_view html) {
   page_links whole = extract_references(html, kPage, markup_reading::whole);
   const page_links shrunk = extract_references(html, kPage, markup_reading::shrunk);
   const page_links compact = extract_references(html, kPage, markup_reading::compact);
+  expect_hashes_of_the_text(whole);
+  expect_hashes_of_the_text(shrunk);
+  expect_hashes_of_the_text(compact);
   EXPECT_EQ(link_entries(shrunk), link_entries(whole)) << html;
   EXPECT_EQ(flat(shrunk), flat(whole)) << html;
   EXPECT_EQ(shrunk.anchors, whole.anchors) << html;

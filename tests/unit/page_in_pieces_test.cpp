@@ -59,6 +59,7 @@ page_links read_in_pieces(const std::string& html, std::mt19937& random, std::si
 }
 
 void expect_same(const page_links& in_pieces, const page_links& whole, const std::string& html) {
+  expect_hashes_of_the_text(in_pieces);
   EXPECT_EQ(in_pieces.outcome, whole.outcome);
   EXPECT_EQ(link_entries(in_pieces), link_entries(whole));
   EXPECT_EQ(flat(in_pieces), flat(whole));

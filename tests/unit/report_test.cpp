@@ -284,7 +284,7 @@ std::string numbered_page(int i) {
 crawl_result long_lists(int pages) {
   auto store = std::make_shared<crawl_store>();
   const auto root = store->add_url("http://a.test/", std::nullopt);
-  store->note_anchors(root, std::vector<std::string>{});
+  store->note_anchors(root, {});
   store->finish(root, {.status = 200}, verdict::ok);
   for (int i = 0; i < pages; ++i) {
     const auto page = store->add_url(numbered_page(i), root);

@@ -215,11 +215,10 @@ class crawler {
   /// taken before.
   void take_references(const work_item& item, const page_links& page, link_counts& counts,
                        pieces_taken* taken);
-  /// Takes in a link of page `page` (`depth` hops from a root), whose URL's crawl_store::hash()
-  /// is `hash`: the id of the URL it references when that is checked (in scope, or external
-  /// and checked), else nullopt.
-  std::optional<url_id> take_link(const page_link& link, std::size_t hash, url_id page, int depth,
-                                  bool too_deep, link_counts& counts, pieces_taken* taken);
+  /// Takes in a link of page `page` (`depth` hops from a root): the id of the URL it
+  /// references when that is checked (in scope, or external and checked), else nullopt.
+  std::optional<url_id> take_link(const page_link& link, url_id page, int depth, bool too_deep,
+                                  link_counts& counts, pieces_taken* taken);
   // robots.txt and sitemaps (crawler_robots.cpp, crawler_sitemaps.cpp).
   struct robots_state {
     enum { unknown, fetching, ready, failed } what = unknown;

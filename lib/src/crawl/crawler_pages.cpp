@@ -129,7 +129,7 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
     spdlog::warn("{}: parsing this page took too long: only the links found by then are followed",
                  record.url);
   } else if (page.outcome == parse_outcome::complete && is_html(media->type) && whole) {
-    store_->note_anchors(item.url, page.anchors);
+    store_->note_anchors(item.url, page.anchor_hashes);
   }
   // A page read in pieces took some in as it came, and counted its links there.
   const auto found = pieces_taken_.find(item.url);
@@ -148,15 +148,16 @@ void crawler::take_references(const work_item& item, const page_links& page, lin
                               pieces_taken* taken) {
   const int depth = store_->depth(item.url) + 1;  // of the pages this one links to
   const bool too_deep = options_.max_depth && depth > *options_.max_depth;
-  std::vector<std::string_view> urls;
-  urls.reserve(page.links.size());
+  // The hashes came with the page, computed by its parse: this thread bounds the crawl.
+  std::vector<std::size_t> hashes;
+  hashes.reserve(page.links.size());
   for (const auto& link : page.links)
-    urls.push_back(link.url);
-  const std::span<const std::size_t> hashes = store_->prefetch(urls);
+    hashes.push_back(link.hash);
+  store_->prefetch(hashes);
   std::vector<std::optional<url_id>> ids;
   ids.reserve(page.links.size());
-  for (std::size_t i = 0; i < page.links.size(); ++i)
-    ids.push_back(take_link(page.links[i], hashes[i], item.url, depth, too_deep, counts, taken));
+  for (const page_link& link : page.links)
+    ids.push_back(take_link(link, item.url, depth, too_deep, counts, taken));
   // The store's numbers of the page's tags, each looked up once, when a reference noted has it.
   std::vector<std::uint32_t> tags(page.tags.size(), stored_source::kNone);
   const auto taken_up_to = taken != nullptr ? taken->last : std::pair{0U, 0U};
@@ -175,14 +176,15 @@ void crawler::take_references(const work_item& item, const page_links& page, lin
         .page = item.url, .line = reference.line, .column = reference.column, .tag = tag};
     store_->note_source(*id, source);
     if (reference.fragment && options_.fragments && !store_->external(*id))
-      store_->note_fragment(*id, *reference.fragment, source);
+      store_->note_fragment(*id, *reference.fragment, reference.fragment.hash(), source);
   }
 }
 
-std::optional<crawler::url_id> crawler::take_link(const page_link& link, std::size_t hash,
-                                                  url_id page, int depth, bool too_deep,
-                                                  link_counts& counts, pieces_taken* taken) {
+std::optional<crawler::url_id> crawler::take_link(const page_link& link, url_id page, int depth,
+                                                  bool too_deep, link_counts& counts,
+                                                  pieces_taken* taken) {
   const std::string_view link_url = unaliased(link.url, aliased_);
+  std::size_t hash = link.hash;
   if (link_url.data() != link.url.data() || link_url.size() != link.url.size())
     hash = crawl_store::hash(link_url);  // an alias rewrote it
   if (link_url.size() > max_url_length) {

@@ -111,6 +111,7 @@ page_links references_of_markup(std::string_view html, std::string_view markup,
     std::move(list).take_into(page);
     for (const found_anchor& anchor : found.anchors)
       page.anchors.emplace_back(anchor.value);
+    page.anchor_hashes = id_hashes(page.anchors);
     std::size_t text = 0;
     for (std::size_t i = 0; i < found.styles.size(); ++i) {
       const found_style& style = found.styles[i];
@@ -279,13 +280,16 @@ std::size_t page_in_pieces::held() const {
 
 link_index::link_index(page_links& page, std::pmr::memory_resource* memory)
     : page_(page), index_(memory) {
-  for (std::uint32_t i = 0; i < page_.links.size(); ++i)
-    index_.find_or_add(page_.links[i].url, [&] { return std::pair{page_.links[i].url, i}; });
+  for (std::uint32_t i = 0; i < page_.links.size(); ++i) {
+    const page_link& link = page_.links[i];
+    index_.find_or_add(link.url, link.hash, [&] { return std::pair{link.url, i}; });
+  }
 }
 
 std::uint32_t link_index::link(std::string_view url, reference_kind kind) {
-  const auto [index, added] = index_.find_or_add(url, [&] {
-    page_.links.push_back({keep(url), kind});
+  const std::size_t hash = url_hash(url);
+  const auto [index, added] = index_.find_or_add(url, hash, [&] {
+    page_.links.push_back({keep(url), kind, hash});
     return std::pair{page_.links.back().url, static_cast<std::uint32_t>(page_.links.size() - 1)};
   });
   if (!added && kind == reference_kind::document) page_.links[index].kind = kind;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "text/text_hashes.hpp"
 #include "text/text_map.hpp"
 
 namespace corocrawl {
@@ -42,7 +43,8 @@ struct page_link {
   /// Resolved against the base, normalised by resolve_link (no fragment); its text is kept by
   /// the page_links the link is in (see link_index), and moves with it.
   std::string_view url;
-  reference_kind kind;  ///< document if any of its references is a document, else resource
+  reference_kind kind;   ///< document if any of its references is a document, else resource
+  std::size_t hash = 0;  ///< url_hash(url), computed where the link is found
 
   bool operator==(const page_link&) const = default;
 };
@@ -75,11 +77,14 @@ class reference_fragment {
   reference_fragment() = default;  ///< none: the URL has no '#'
   explicit reference_fragment(std::string_view text)
       : text_(text.data() != nullptr ? text.data() : ""),
-        size_(static_cast<std::uint32_t>(text.size())) {}
+        size_(static_cast<std::uint32_t>(text.size())),
+        hash_(id_hash(text)) {}
 
   explicit operator bool() const { return text_ != nullptr; }
   /// The text; empty when there is none.
   std::string_view operator*() const { return {text_, size_}; }
+  /// id_hash() of the text, computed with the page's parse.
+  std::uint32_t hash() const { return hash_; }
   std::optional<std::string_view> get() const {
     if (text_ == nullptr) return std::nullopt;
     return **this;
@@ -90,7 +95,9 @@ class reference_fragment {
  private:
   const char* text_ = nullptr;
   std::uint32_t size_ = 0;
+  std::uint32_t hash_ = 0;
 };
+static_assert(sizeof(reference_fragment) == 16);
 
 /// One reference as written in the page, in document order (source order for the compact
 /// reading). 32 bytes: its element, attribute and fragment are kept by the page_links.
@@ -117,10 +124,11 @@ struct inline_css {
 
 /// What a page references.
 struct page_links {
-  std::vector<page_link> links;            ///< distinct, in order of first reference
-  std::vector<page_reference> references;  ///< every reference
-  std::vector<reference_tag> tags;         ///< the references' elements and attributes
-  std::vector<std::string> anchors;        ///< ids and <a name>s (not in <template> content)
+  std::vector<page_link> links;              ///< distinct, in order of first reference
+  std::vector<page_reference> references;    ///< every reference
+  std::vector<reference_tag> tags;           ///< the references' elements and attributes
+  std::vector<std::string> anchors;          ///< ids and <a name>s (not in <template> content)
+  std::vector<std::uint32_t> anchor_hashes;  ///< id_hashes(anchors): sorted, each once
   std::vector<inline_css> styles;
   std::string base;      ///< the URL relative references were resolved against
   std::string encoding;  ///< the page's, as sniffed (WHATWG name: "UTF-8", "windows-1252" ...)

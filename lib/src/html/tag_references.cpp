@@ -50,6 +50,7 @@ page_links tag_references::finish(link_tags& tags) && {
   for (auto& anchor : tags.anchors) {
     if (anchor) page.anchors.push_back(std::move(*anchor));
   }
+  page.anchor_hashes = id_hashes(page.anchors);
   for (auto& style : tags.styles) {
     if (style) page.styles.push_back(std::move(*style));
   }

@@ -25,14 +25,11 @@ crawl_store::url_id crawl_store::add_url(std::string_view url, std::optional<url
   return id;
 }
 
-std::span<const std::size_t> crawl_store::prefetch(std::span<const std::string_view> urls) {
-  prefetch_hashes_.clear();
-  for (const std::string_view url : urls) {
-    prefetch_hashes_.push_back(url_table::hash(url));
-    urls_.prefetch_slot(prefetch_hashes_.back());
-  }
+void crawl_store::prefetch(std::span<const std::size_t> hashes) {
+  for (const std::size_t h : hashes)
+    urls_.prefetch_slot(h);
   prefetch_ids_.clear();
-  for (const std::size_t h : prefetch_hashes_) {
+  for (const std::size_t h : hashes) {
     const auto id = urls_.likely(h);
     if (!id) continue;
     prefetch_ids_.push_back(*id);
@@ -43,7 +40,6 @@ std::span<const std::size_t> crawl_store::prefetch(std::span<const std::string_v
     urls_.prefetch_text(id);
     places_.prefetch(entries_[id].sources);
   }
-  return prefetch_hashes_;
 }
 
 void crawl_store::note_depth(url_id id, int depth) {
@@ -72,9 +68,10 @@ void crawl_store::note_redirect(url_id from, url_id to) {
   if (keeps_sources(target)) places_.add_redirect(target.sources, from);
 }
 
-void crawl_store::note_fragment(url_id to, std::string_view fragment, const stored_source& source) {
+void crawl_store::note_fragment(url_id to, std::string_view fragment, std::uint32_t hash,
+                                const stored_source& source) {
   if (fragment_checks::always_present(fragment)) return;
-  fragments_.note(to, fragment, packing_.pack(source), page_state_of(to));
+  fragments_.note(to, fragment, hash, source, page_state_of(to));
 }
 
 void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning) {
@@ -101,9 +98,9 @@ void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning)
   if (!done.anchors) fragments_.page_done(id, [this](url_id url) { return page_state_of(url); });
 }
 
-void crawl_store::note_anchors(url_id id, std::span<const std::string> anchors) {
+void crawl_store::note_anchors(url_id id, std::span<const std::uint32_t> hashes) {
   entries_[id].anchors = true;
-  fragments_.page_parsed(id, anchors);
+  fragments_.page_parsed(id, hashes);
 }
 
 // Where `id`'s redirects end, and what is known of that page's ids.

@@ -22,11 +22,11 @@
 #include "corocrawl/crawl.hpp"
 #include "corocrawl/record.hpp"
 #include "store/fragment_checks.hpp"
-#include "store/packed_source.hpp"
 #include "store/place_lists.hpp"
 #include "store/stored_source.hpp"
 #include "store/table_memory.hpp"
 #include "store/url_table.hpp"
+#include "text/text_hashes.hpp"
 
 namespace corocrawl {
 
@@ -52,11 +52,11 @@ class crawl_store final : public record_source {
   std::optional<url_id> find(std::string_view url, std::size_t h) const {
     return urls_.find(url, h);
   }
-  /// The hash find() looks `url` up by.
+  /// The hash find() looks `url` up by: url_hash(url).
   static std::size_t hash(std::string_view url) { return url_table::hash(url); }
-  /// Starts reading, several at a time, what finding `urls` and noting links and sources
-  /// to them will read. Returns the hash() of each, valid until the next call.
-  std::span<const std::size_t> prefetch(std::span<const std::string_view> urls);
+  /// Starts reading, several at a time, what finding the URLs of hashes `hashes` (hash())
+  /// and noting links and sources to them will read.
+  void prefetch(std::span<const std::size_t> hashes);
   std::string_view url(url_id id) const { return urls_[id]; }
   /// How many URLs were added: the next one's id.
   std::size_t size_seen() const { return entries_.size(); }
@@ -96,19 +96,22 @@ class crawl_store final : public record_source {
   /// Notes that `from` redirects to `to`: a referrer of `to` without a source, kept as
   /// sources are.
   void note_redirect(url_id from, url_id to);
-  /// Notes that `source` references `fragment` of page `to`: checked against the page's ids
-  /// once they are known.
+  /// Notes that `source` references `fragment` (of id_hash() `hash`) of page `to`: checked
+  /// against the page's ids once they are known.
+  void note_fragment(url_id to, std::string_view fragment, std::uint32_t hash,
+                     const stored_source& source);
+  /// The same, hashing `fragment` here.
   void note_fragment(url_id to, std::string_view fragment, const source_at& source) {
-    note_fragment(to, fragment, stored(source));
+    note_fragment(to, fragment, id_hash(fragment), stored(source));
   }
-  void note_fragment(url_id to, std::string_view fragment, const stored_source& source);
   /// The number stored_source::tag gives (element, attribute): a page names few pairs, and
   /// looks each up once.
   std::uint32_t tag_id(std::string_view element, std::string_view attribute);
 
-  /// HTML page `id`, parsed completely, has `anchors` (its ids): the fragments pointing into
-  /// it are checked from now on, before the page is finished. Once a page, before finish().
-  void note_anchors(url_id id, std::span<const std::string> anchors);
+  /// HTML page `id`, parsed completely, has ids of `hashes` (id_hashes()): the fragments
+  /// pointing into it are checked from now on, before the page is finished. Once a page,
+  /// before finish().
+  void note_anchors(url_id id, std::span<const std::uint32_t> hashes);
 
   /// Stores the record of `id` (`record.url` and `record.referrer` are not read: the store
   /// knows them) and what it means. Unless it is ok, the pages linking to `id` and their
@@ -251,14 +254,12 @@ class crawl_store final : public record_source {
   url_table urls_;
   table_array<entry> entries_;  // by url_id
   place_lists places_;
-  source_packing packing_;  // the places of missing fragments
-  bool sorted_ = false;     // by sort_by_url()
+  bool sorted_ = false;  // by sort_by_url()
   // The (element, attribute) pairs of the sources, each stored once.
   std::vector<std::pair<std::string, std::string>> tags_;
   std::unordered_map<std::string, std::uint32_t> tag_ids_;  // "element\x1fattribute"
   std::string tag_key_;                                     // tag_id()'s scratch
-  std::vector<std::size_t> prefetch_hashes_;                // prefetch()'s scratch
-  std::vector<url_id> prefetch_ids_;
+  std::vector<url_id> prefetch_ids_;                        // prefetch()'s scratch
   fragment_checks fragments_;
   // The groups of one page, [first, end) of fragment_groups_.
   struct fragment_target {

@@ -194,7 +194,7 @@ void crawl_store::problem_item(std::uint32_t item, broken_link& link) const {
   link.external = false;
   link.sources.resize(end - begin);
   for (std::uint32_t k = begin; k < end; ++k)
-    read_source(packing_.unpack(all[k].source), link.sources[k - begin]);
+    read_source(fragments_.source(all[k]), link.sources[k - begin]);
   if (link.sources.size() > 1) std::ranges::sort(link.sources);
   std::size_t referrers = 0;
   for (const auto& source : link.sources) {

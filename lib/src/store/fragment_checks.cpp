@@ -6,39 +6,26 @@
 #include <utility>
 
 #include "text/ascii.hpp"
+#include "text/text_hashes.hpp"
 
 namespace corocrawl {
-
-namespace {
-
-std::uint32_t hash32(std::string_view text) {
-  const std::size_t h = std::hash<std::string_view>{}(text);
-  return static_cast<std::uint32_t>(h ^ (h >> 32));
-}
-
-}  // namespace
 
 bool fragment_checks::always_present(std::string_view fragment) {
   return fragment.empty() || ascii::iequals(fragment, "top");
 }
 
-void fragment_checks::note(url_id target, std::string_view fragment, const packed_source& source,
-                           const page_state& state) {
+void fragment_checks::note(url_id target, std::string_view fragment, std::uint32_t hash,
+                           const stored_source& source, const page_state& state) {
   if (always_present(fragment) || state.what == page_state::unchecked) return;
   if (state.what == page_state::anchors) {
-    if (!has(state.page, fragment)) missing_.push_back({target, intern(fragment), source});
+    if (!has(state.page, fragment, hash))
+      missing_.push_back({target, intern(fragment), packing_.pack(source)});
   } else {
-    wait(state.page, {target, intern(fragment), source});
+    wait(state.page, {target, intern(fragment), packing_.pack(source)});
   }
 }
 
-void fragment_checks::page_parsed(url_id page, std::span<const std::string> anchors) {
-  auto& hashes = hash_scratch_;
-  hashes.clear();
-  for (const auto& anchor : anchors)
-    hashes.push_back(hash32(anchor));
-  std::ranges::sort(hashes);
-  hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+void fragment_checks::page_parsed(url_id page, std::span<const std::uint32_t> hashes) {
   if (anchor_hashes_.size() + hashes.size() < anchor_span::kNone) {
     while (anchors_.size() <= page)
       anchors_.emplace_back();
@@ -81,19 +68,27 @@ void fragment_checks::stop_waiting(url_id page, Visit visit) {
   }
 }
 
-bool fragment_checks::has(url_id page, std::string_view fragment) const {
+bool fragment_checks::has(url_id page, std::string_view fragment, std::uint32_t hash) const {
   if (page >= anchors_.size() || anchors_[page].begin == anchor_span::kNone) return true;
-  const auto begin = anchor_hashes_.begin() + anchors_[page].begin;
-  const auto end = begin + anchors_[page].count;
-  if (std::binary_search(begin, end, hash32(fragment))) return true;
+  const anchor_span ids = anchors_[page];
+  // Searched as one array where the page's hashes lie in one region of the table: all but a
+  // page's across a region's end.
+  const auto holds = [&](std::uint32_t h) {
+    if (const std::uint32_t* first = anchor_hashes_.contiguous(ids.begin, ids.count))
+      return std::binary_search(first, first + ids.count, h);
+    const auto first = anchor_hashes_.begin() + ids.begin;
+    return std::binary_search(first, first + ids.count, h);
+  };
+  if (holds(hash)) return true;
   // As browsers do, the fragment percent-decoded is looked for too.
   if (fragment.find('%') == std::string_view::npos) return false;
   const auto escaped = boost::urls::make_pct_string_view(fragment);
-  return escaped && std::binary_search(begin, end, hash32(escaped->decode()));
+  return escaped && holds(id_hash(escaped->decode()));
 }
 
 void fragment_checks::check(const reference& r, url_id page) {
-  if (!has(page, fragments_[r.fragment])) missing_.push_back(r);
+  const std::string_view fragment = fragments_[r.fragment];
+  if (!has(page, fragment, id_hash(fragment))) missing_.push_back(r);
 }
 
 void fragment_checks::sort_missing() {

@@ -43,13 +43,14 @@ class fragment_checks {
   /// True for the fragments every page has: empty, or "top" (any case).
   static bool always_present(std::string_view fragment);
 
-  /// Notes that `source` links to `fragment` of `target`; `state` is what is known of the
-  /// page `target` leads to.
-  void note(url_id target, std::string_view fragment, const packed_source& source,
-            const page_state& state);
+  /// Notes that `source` links to `fragment` (of id_hash() `hash`) of `target`; `state` is
+  /// what is known of the page `target` leads to.
+  void note(url_id target, std::string_view fragment, std::uint32_t hash,
+            const stored_source& source, const page_state& state);
 
-  /// `page` is parsed completely and has `anchors`: the references waiting for it are checked.
-  void page_parsed(url_id page, std::span<const std::string> anchors);
+  /// `page` is parsed completely, and `hashes` are its ids' (id_hashes()): the references
+  /// waiting for it are checked.
+  void page_parsed(url_id page, std::span<const std::uint32_t> hashes);
 
   /// `url` is finished without anchors to check against (not an HTML page, an error, a parse
   /// that did not complete, a redirect): the references waiting for it are looked up again
@@ -67,9 +68,11 @@ class fragment_checks {
   void end_checks();
   /// The text of fragment `id`.
   std::string_view fragment(std::uint32_t id) const { return fragments_[id]; }
+  /// Where missing reference `r` is.
+  stored_source source(const reference& r) const { return packing_.unpack(r.source); }
 
  private:
-  bool has(url_id page, std::string_view fragment) const;
+  bool has(url_id page, std::string_view fragment, std::uint32_t hash) const;
   void check(const reference& r, url_id page);
   void wait(url_id page, const reference& r);
   // Calls `visit(reference)` with each reference that waited for `page`: they wait no longer.
@@ -88,7 +91,6 @@ class fragment_checks {
   // node and a vector a page would cost some 96 bytes more).
   table_array<anchor_span> anchors_;
   table_array<std::uint32_t> anchor_hashes_;
-  std::vector<std::uint32_t> hash_scratch_;  // page_parsed()'s
   // The references waiting for each page, a list by its url id, in one pool (about 21 bytes
   // a reference, nothing a page): midway through a crawl of a million pages they wait for
   // some 400,000 pages. The pool is compacted when half of it is free, so that the memory of
@@ -100,6 +102,7 @@ class fragment_checks {
   // once is not kept): a few bytes besides the text, no allocation each.
   url_table fragments_;
   table_array<reference> missing_;
+  source_packing packing_;  // the places of the references kept, packed only then
 };
 
 }  // namespace corocrawl

@@ -57,6 +57,12 @@ class table_array {
     return regions_[i / kPerRegion].get()[i % kPerRegion];
   }
   T& back() { return (*this)[size_ - 1]; }
+  /// Elements [first, first + count) as one array when they lie in one region, as all do but
+  /// those across a region's end; else (or for none) nullptr.
+  const T* contiguous(std::size_t first, std::size_t count) const {
+    if (count == 0 || first / kPerRegion != (first + count - 1) / kPerRegion) return nullptr;
+    return &(*this)[first];
+  }
 
   /// Adds a value-initialised element and returns it.
   T& emplace_back() {

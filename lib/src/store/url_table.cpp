@@ -5,6 +5,8 @@
 #include <functional>
 #include <memory>
 
+#include "text/text_hashes.hpp"
+
 namespace corocrawl {
 
 std::optional<url_table::id> url_table::find(std::string_view url, std::size_t h) const {
@@ -57,7 +59,7 @@ void url_table::prefetch_text(id i) const {
 
 std::size_t url_table::hash(std::string_view url) {
   static_assert(sizeof(std::size_t) == 8, "the tag is the hash's high half");
-  return std::hash<std::string_view>{}(url);
+  return url_hash(url);
 }
 
 std::size_t url_table::slot_of(std::string_view url, std::size_t h) const {

@@ -36,7 +36,7 @@ class url_table {
   std::string_view operator[](id i) const;
   std::size_t size() const { return refs_.size(); }
 
-  /// The hash find() and add() look a URL up by.
+  /// The hash find() and add() look a URL up by: url_hash(url).
   static std::size_t hash(std::string_view url);
   /// Starts reading the index where `url` of hash `h` would be, for a find soon after.
   void prefetch_slot(std::size_t h) const {

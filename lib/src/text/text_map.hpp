@@ -27,8 +27,15 @@ class text_map {
   /// that number, and true. make() must not change the map.
   template <class Make>
   std::pair<std::uint32_t, bool> find_or_add(std::string_view text, Make&& make) {
+    return find_or_add(text, std::hash<std::string_view>{}(text), std::forward<Make>(make));
+  }
+  /// As above, with `text`'s hash given: std::hash<std::string_view>'s, whose low half the map
+  /// uses.
+  template <class Make>
+  std::pair<std::uint32_t, bool> find_or_add(std::string_view text, std::size_t text_hash,
+                                             Make&& make) {
     if ((size_ + 1) * 4 > slots_.size() * 3) grow();
-    const auto hash = static_cast<std::uint32_t>(std::hash<std::string_view>{}(text));
+    const auto hash = static_cast<std::uint32_t>(text_hash);
     slot& at = slots_[place_of(text, hash)];
     if (at.used) return {at.value, false};
     const std::pair<std::string_view, std::uint32_t> made = std::forward<Make>(make)();
