@@ -131,6 +131,10 @@ std::vector<hostile_case> http_cases() {
   const std::string big_comment =
       "<meta charset=utf-8><a href=/x><!--" + std::string(600'000, '-') + "<a href=/no>";
   const std::string gz = gzip("<p>hello</p>");
+  // A page of 300 KB, below the size read as it comes: its body is read straight into it, a
+  // window at a time, whatever pieces it comes in.
+  const std::string long_page = "<meta charset=utf-8><a href=/first>f</a><p>" +
+                                std::string(300'000, 'x') + "</p><a href=/last>l</a>";
 
   std::vector<hostile_case> all = {
       // Healthy answers the others are measured against.
@@ -213,6 +217,21 @@ std::vector<hostile_case> http_cases() {
       {"huge_length", send_then(ok_head(1ULL << 62) + body, step::hold()), too_large(body.size()),
        true},
       {"length_longer_than_body_then_close", send_then(ok_head(500) + body, step::close()),
+       truncated},
+      {"long_body_in_pieces",
+       {step::write(ok_head(long_page.size()) + long_page.substr(0, 1000)), step::wait(20ms),
+        step::write(long_page.substr(1000, 200'000)), step::wait(20ms),
+        step::write(long_page.substr(201'000))},
+       ok(long_page.size()),
+       true,
+       false,
+       {},
+       [](const crawl_result& result, const hostile_server& server) {
+         EXPECT_TRUE(find_record(result, server.url("/first")));
+         EXPECT_TRUE(find_record(result, server.url("/last")));  // its last bytes, read whole
+       }},
+      {"long_body_cut_after_a_window",
+       send_then(ok_head(long_page.size()) + long_page.substr(0, 200'000), step::close()),
        truncated},
       // A big page is read as it comes (page_in_pieces): a comment that never ends is held
       // until the body does, and a body cut short fails as any other.
