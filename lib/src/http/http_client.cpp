@@ -28,7 +28,7 @@
 #include "http/decompress.hpp"
 #include "http/openssl_loader.hpp"
 #include "http/request_head.hpp"
-#include "http/response_body.hpp"
+#include "http/response_reading.hpp"
 #include "url/host.hpp"
 
 namespace corocrawl {
@@ -51,7 +51,6 @@ struct http_client::exchange_result {
 namespace {
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
-constexpr std::size_t header_limit = 64 * 1024;  // big CSP and cookie headers are common
 
 // An IPv4 or IPv6 address as the resolver reads it (host_resolver.cpp connects to such a
 // host without a lookup): TLS then sends no SNI and checks the certificate for the address.
@@ -81,133 +80,9 @@ http_client::result failure(const error_code& ec) {
   return {ec, describe(ec), {}};
 }
 
-using response_parser = http::response_parser<response_body>;
-
 // A body not read for its content (get_if_parsed) is still read, and dropped, when it is
 // announced this small: cheaper than a new connection.
 constexpr std::uint64_t small_body = 64 * 1024;
-
-// Reads the header of the response to a request into `parser`, skipping interim (1xx)
-// responses: each gets a fresh parser, and the final one follows on the same connection.
-// `got_some` says whether any byte of any of them came. The body, if any, is left to
-// read_body; a response to HEAD has none.
-asio::awaitable<error_code> read_final_header(http_connection& conn,
-                                              std::optional<response_parser>& parser, bool head,
-                                              bool& got_some) {
-  for (;;) {
-    parser.emplace();
-    parser->header_limit(header_limit);
-    parser->body_limit(boost::none);  // read_body sets the limit once the header is read
-    if (head) parser->skip(true);
-    auto [ec, read] = co_await std::visit(
-        [&](auto& s) { return http::async_read_header(s, conn.buffer, *parser, use_tuple); },
-        conn.stream);
-    got_some = got_some || parser->got_some();
-    if (ec || parser->get().result_int() / 100 != 1) co_return ec;
-    if (parser->get().result_int() == 101) co_return fetch_errc::unasked_upgrade;
-  }
-}
-
-// Reads a body of announced `length` into `body` straight from the connection: the bytes
-// read with the header, then reads into the body itself, each asking for what is left of a
-// window of kReadWindow bytes. Through Beast's parser a read took 16 KiB into the
-// connection's buffer, copied into the body after it: the Python docs' crawl read its
-// sockets 3,500 times, each with its share of the kernel's TCP work, and copied 50 MB. The
-// body grows a window at a time, each byte zeroed once ahead of its read (a std::string
-// cannot grow uninitialised), so a server that announces much and sends little costs little.
-// Ends as Beast would: a body cut short is a partial message.
-asio::awaitable<error_code> read_announced_body(http_connection& conn, std::string& body,
-                                                std::uint64_t length) {
-  constexpr std::size_t kReadWindow = 64 * 1024;
-  try {
-    body.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(length, kMaxReserve)));
-    const auto held = std::min<std::uint64_t>(length, conn.buffer.size());
-    body.resize(static_cast<std::size_t>(held));
-    conn.buffer.consume(asio::buffer_copy(asio::buffer(body), conn.buffer.data()));
-    std::size_t got = body.size();
-    while (got < length) {
-      if (got == body.size()) {  // the window read: the next one
-        const auto window = std::min<std::uint64_t>(length, got + kReadWindow);
-        grow_body(body, window, length);
-        body.resize(static_cast<std::size_t>(window));
-      }
-      auto [ec, read] = co_await std::visit(
-          [&](auto& s) {
-            return s.async_read_some(asio::buffer(body.data() + got, body.size() - got), use_tuple);
-          },
-          conn.stream);
-      got += read;
-      if (ec) {
-        body.resize(got);
-        const bool ended = ec == asio::error::eof || ec == ssl::error::stream_truncated;
-        co_return ended ? error_code(http::error::partial_message) : ec;
-      }
-    }
-  } catch (const std::bad_alloc&) {
-    co_return make_error_code(boost::system::errc::not_enough_memory);
-  }
-  co_return error_code{};
-}
-
-// Reads the rest of the body into `parser`, stopping with body_too_large once more than
-// `limit` bytes have come or are announced by a chunk (the body then holds the part read, at
-// most `limit` bytes). A body of announced length is read up to the limit whatever length it
-// announces, so that the part read can be parsed; Beast's own limit ends the others as soon as
-// they pass it.
-asio::awaitable<error_code> read_body(http_connection& conn, response_parser& parser,
-                                      std::uint64_t limit) {
-  const auto announced = parser.content_length();
-  if (announced && *announced <= limit && !parser.chunked() && !parser.is_done())
-    co_return co_await read_announced_body(conn, parser.get().body(), *announced);
-  if (!announced) parser.body_limit(limit);  // no body octet is parsed yet
-  // Announced larger than the limit, the body is too large whatever happens to the part read.
-  const bool too_large = announced && *announced > limit;
-  auto& body = parser.get().body();
-  while (!parser.is_done()) {
-    if (body.size() > limit) break;
-    auto [ec, read] = co_await std::visit(
-        [&](auto& s) { return http::async_read_some(s, conn.buffer, parser, use_tuple); },
-        conn.stream);
-    // TLS servers often end a close-delimited body without a close_notify.
-    if (ec == ssl::error::stream_truncated && !parser.is_done()) parser.put_eof(ec);
-    if (ec == http::error::body_limit || (ec && too_large)) break;
-    if (ec) co_return ec;
-  }
-  if (parser.is_done() && body.size() <= limit) co_return error_code{};
-  if (body.size() > limit) body.resize(limit);
-  co_return fetch_errc::body_too_large;
-}
-
-// Reads the rest of the body as read_body does, but gives each part read to `sink` instead of
-// keeping it: the body never holds more than one read's worth.
-asio::awaitable<error_code> read_body_into(http_connection& conn, response_parser& parser,
-                                           std::uint64_t limit, body_sink& sink,
-                                           std::uint64_t& received) {
-  const auto announced = parser.content_length();
-  const bool too_large = announced && *announced > limit;
-  auto& body = parser.get().body();
-  const auto give = [&] {
-    const std::uint64_t room = limit - std::min(limit, received);
-    const std::string_view part(
-        body.data(), static_cast<std::size_t>(std::min<std::uint64_t>(body.size(), room)));
-    if (!part.empty()) sink.add(part);
-    received += body.size();
-    body.clear();
-  };
-  give();  // what came with the header
-  while (!parser.is_done() && received <= limit) {
-    auto [ec, read] = co_await std::visit(
-        [&](auto& s) { return http::async_read_some(s, conn.buffer, parser, use_tuple); },
-        conn.stream);
-    give();
-    if (ec == ssl::error::stream_truncated && !parser.is_done()) parser.put_eof(ec);
-    if (ec && too_large) break;
-    if (ec) co_return ec;
-  }
-  if (parser.is_done() && received <= limit) co_return error_code{};
-  received = std::min(received, limit);
-  co_return fetch_errc::body_too_large;
-}
 
 // Whether a get_if_parsed request reads the body of the response whose header `parser` holds.
 bool wants_body(const response_parser& parser) {

@@ -3,7 +3,7 @@
 // reader reserves at most 1 MiB up front whatever the Content-Length announces, since the
 // client stops reading at its own limit (max_body) and keeps the part read: a hostile
 // "Content-Length: 4611686018427387904" must not allocate. (A body of announced length
-// within the limit is read past the parser, with the same growth: http_client.cpp.)
+// within the limit is read past the parser, with the same growth: response_reading.cpp.)
 
 #include <algorithm>
 #include <boost/asio/buffer.hpp>
