@@ -265,10 +265,8 @@ std::uint32_t name_traits_in(std::string_view text, std::string_view name) {
 
 std::uint32_t lower_name_traits_in(std::string_view text, std::string_view name,
                                    std::string& lower) {
-  if (name.empty() || name.size() > kLongest) {  // no name with traits: lowered a byte at a time
-    lower.assign(name);
-    for (char& c : lower)
-      c = ascii::to_lower(c);
+  if (name.empty() || name.size() > kLongest) {  // no name with traits
+    lower = ascii::to_lower(name);
     return 0;
   }
   const name_key key = lower_key_in(text, name);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <boost/url/pct_string_view.hpp>
-#include <functional>
 #include <utility>
 
 #include "text/ascii.hpp"

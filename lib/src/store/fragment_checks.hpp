@@ -7,11 +7,8 @@
 
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <span>
-#include <string>
 #include <string_view>
-#include <vector>
 
 #include "store/packed_source.hpp"
 #include "store/pooled_lists.hpp"
