@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "text/text_hashes.hpp"
@@ -73,7 +74,7 @@ TEST(FragmentChecks, ManyWaitingReferencesAreCheckedWhenTheirPagesComeLate) {
   for (std::uint32_t page = 0; page < kPages; ++page) {
     if (page % 10 != 0) parsed(checks, page, ids);  // nine in ten: the pool compacts
   }
-  EXPECT_EQ(checks.missing_fragments().size(), (kPages - kPages / 10) * (kPerPage / 50));
+  EXPECT_EQ(checks.missing_count(), (kPages - kPages / 10) * (kPerPage / 50));
   for (std::uint32_t page = 0; page < kPages; page += 10)
     parsed(checks, page, ids);
   const auto all = missing(checks);
@@ -127,6 +128,7 @@ TEST(FragmentChecks, AMissingReferenceKeepsItsPlaceHoweverWide) {
   const stored_source wide = {.page = 7, .line = 3, .column = 0x100'0000, .tag = 300};
   note(checks, 2, "gone", wide, {state::anchors, 2});
   note(checks, 2, "here", from_line(1), {state::anchors, 2});  // found: nothing kept
+  checks.end_checks();
   ASSERT_EQ(checks.missing_fragments().size(), 1U);
   const stored_source read = checks.source(checks.missing_fragments()[0]);
   EXPECT_EQ(read.page, wide.page);
@@ -156,6 +158,44 @@ TEST(FragmentChecks, APagesIdsAcrossTheEndOfARegionAreFound) {
   note(checks, 1, "id3", from_line(2002), {state::anchors, 1});
   note(checks, 3, "last", from_line(2003), {state::anchors, 3});
   EXPECT_EQ(missing(checks), (std::vector<std::string>{"1#id3@2002", "2#first0@2000"}));
+}
+
+// Past a threshold the missing references go to a temporary file until the checks end: they
+// come back as they were found, places and all, as they would had they stayed in memory.
+TEST(FragmentChecks, MissingReferencesSpilledToAFileComeBackTheSame) {
+  fragment_checks spilling(1);  // from one block's worth
+  fragment_checks kept;
+  const stored_source wide = {.page = 9, .line = 4, .column = 0x100'0000, .tag = 300};
+  constexpr std::uint32_t kPages = 50;
+  for (fragment_checks* checks : {&spilling, &kept}) {
+    for (std::uint32_t page = 0; page < kPages; ++page)
+      parsed(*checks, page, {"here"});
+    for (std::uint32_t line = 1; line <= 1000; ++line) {
+      for (std::uint32_t page = 0; page < kPages; ++page) {
+        const std::string fragment = line % 3 == 0 ? "here" : "gone" + std::to_string(line % 7);
+        note(*checks, page, fragment, line == 500 && page == 7 ? wide : from_line(line),
+             {state::anchors, page});
+      }
+    }
+  }
+  ASSERT_GT(spilling.missing_count(), 4 * spilled_table<fragment_checks::reference>::kBlock);
+  EXPECT_EQ(spilling.missing_count(), kept.missing_count());
+  EXPECT_LT(spilling.missing_fragments().size(), spilling.missing_count());  // the rest spilled
+  spilling.end_checks();
+  kept.end_checks();
+  const auto& back = spilling.missing_fragments();
+  const auto& all = kept.missing_fragments();
+  ASSERT_EQ(back.size(), all.size());
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    ASSERT_EQ(back[k].target, all[k].target) << k;
+    ASSERT_EQ(spilling.fragment(back[k].fragment), kept.fragment(all[k].fragment)) << k;
+    const stored_source a = spilling.source(back[k]);
+    const stored_source b = kept.source(all[k]);
+    ASSERT_EQ(std::tuple(a.page, a.line, a.column, a.tag),
+              std::tuple(b.page, b.line, b.column, b.tag))
+        << k;
+  }
+  EXPECT_EQ(missing(spilling), missing(kept));
 }
 
 }  // namespace

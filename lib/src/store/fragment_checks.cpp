@@ -91,7 +91,7 @@ void fragment_checks::check(const reference& r, url_id page) {
 }
 
 void fragment_checks::sort_missing() {
-  std::ranges::sort(missing_, {}, [](const reference& r) {
+  std::ranges::sort(missing_.gather(), {}, [](const reference& r) {
     return std::pair{r.target, r.fragment};
   });
 }
@@ -102,6 +102,7 @@ void fragment_checks::end_checks() {
   waiting_for_ = {};
   anchors_ = {};
   anchor_hashes_ = {};
+  missing_.gather();  // after the rest is freed, so that its memory is reused
 }
 
 std::uint32_t fragment_checks::intern(std::string_view fragment) {

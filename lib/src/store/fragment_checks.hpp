@@ -12,6 +12,7 @@
 
 #include "store/packed_source.hpp"
 #include "store/pooled_lists.hpp"
+#include "store/spilled_table.hpp"
 #include "store/table_memory.hpp"
 #include "store/url_table.hpp"
 
@@ -37,6 +38,13 @@ class fragment_checks {
     bool empty() const { return source.page == stored_source::kNone; }
   };
 
+  /// The missing references are kept in memory up to this many, then spilled to a file: a
+  /// million pages' crawl has millions, 60 MB of them.
+  static constexpr std::size_t kSpillMissingFrom = (std::size_t{4} << 20) / sizeof(reference);
+
+  explicit fragment_checks(std::size_t spill_missing_from = kSpillMissingFrom)
+      : missing_("the references to missing fragments", spill_missing_from) {}
+
   /// True for the fragments every page has: empty, or "top" (any case).
   static bool always_present(std::string_view fragment);
 
@@ -54,14 +62,17 @@ class fragment_checks {
   /// with `lookup` (a redirect's target may be known now, or later), or dropped.
   void page_done(url_id url, const page_lookup& lookup);
 
-  /// The references whose fragment was missing, in the order found, or as sort_missing()
-  /// left them.
-  const table_array<reference>& missing_fragments() const { return missing_; }
-  /// Orders the missing references by target and fragment, so that the references to one
-  /// fragment of one page are together.
+  /// How many references were found missing so far.
+  std::size_t missing_count() const { return missing_.size(); }
+  /// The references whose fragment was missing, after sort_missing() or end_checks(): in the
+  /// order found, or as sort_missing() left them.
+  const table_array<reference>& missing_fragments() const { return missing_.in_memory(); }
+  /// Reads back the missing references if they were spilled, and orders them by target and
+  /// fragment, so that the references to one fragment of one page are together.
   void sort_missing();
   /// No more pages or references come: drops what only checking needs (the pages' id
-  /// hashes, the references still waiting for a page), keeping the missing references.
+  /// hashes, the references still waiting for a page), then reads the missing references
+  /// back into memory if they were spilled. Throws std::system_error if they cannot be.
   void end_checks();
   /// The text of fragment `id`.
   std::string_view fragment(std::uint32_t id) const { return fragments_[id]; }
@@ -98,7 +109,7 @@ class fragment_checks {
   // The text of the fragments references wait for or miss, each once (a fragment found at
   // once is not kept): a few bytes besides the text, no allocation each.
   url_table fragments_;
-  table_array<reference> missing_;
+  spilled_table<reference> missing_;
   source_packing packing_;  // the places of the references kept, packed only then
 };
 

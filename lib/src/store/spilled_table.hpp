@@ -1,0 +1,124 @@
+#pragma once
+// A table that is only added to while a crawl runs and read at its end: once it holds more
+// than a threshold, what it holds goes to a spill_file, and what is added after goes there in
+// blocks, so that its memory is a block's, not the table's. gather() brings it all back.
+// Spilling is a saving, never a condition: when no file can be made or written, the table
+// stays in memory (a warning says so once) and loses nothing.
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "store/table_memory.hpp"
+#include "sys/spill_file.hpp"
+
+namespace corocrawl {
+
+template <class T>
+class spilled_table {
+ public:
+  static constexpr std::size_t kBlock = (std::size_t{128} << 10) / sizeof(T);
+
+  /// Spills once it holds `spill_from` elements (at least one block's worth); `what` names
+  /// the elements in a warning.
+  spilled_table(const char* what, std::size_t spill_from)
+      : what_(what), spill_from_(std::max(spill_from, kBlock)) {}
+
+  /// Adds `value` at the end.
+  void push_back(const T& value) {
+    if (file_ && may_spill_) {
+      block_.push_back(value);
+      if (block_.size() == kBlock) write_block();
+      return;
+    }
+    kept_.push_back(value);
+    if (kept_.size() >= spill_from_ && may_spill_) spill_kept();
+  }
+  /// How many elements were added, in memory or not.
+  std::size_t size() const { return spilled_ + kept_.size() + block_.size(); }
+
+  /// Every element, in the order added, in memory: read back from the file, which is closed.
+  /// The table spills no more after it. Throws std::system_error if the file cannot be read.
+  table_array<T>& gather() {
+    may_spill_ = false;
+    if (!file_) return kept_;
+    table_array<T> all;
+    std::vector<T> chunk(kBlock);
+    for (std::size_t at = 0; at < spilled_; at += chunk.size()) {
+      const std::size_t count = std::min(chunk.size(), spilled_ - at);
+      const std::error_code error =
+          file_->read_at(at * sizeof(T), std::as_writable_bytes(std::span(chunk.data(), count)));
+      if (error)
+        throw std::system_error(error, std::string("reading back ") + what_ + " from a file");
+      for (std::size_t k = 0; k < count; ++k)
+        all.push_back(chunk[k]);
+    }
+    for (const T& value : kept_)
+      all.push_back(value);
+    for (const T& value : block_)
+      all.push_back(value);
+    kept_ = std::move(all);
+    block_ = {};
+    file_.reset();
+    spilled_ = 0;
+    return kept_;
+  }
+  /// The elements in memory: all of them after gather(), or while none were spilled.
+  const table_array<T>& in_memory() const { return kept_; }
+
+ private:
+  // Moves what the table holds to a new file; if that fails, the table keeps it in memory.
+  void spill_kept() {
+    std::error_code error;
+    file_ = spill_file::create(error);
+    for (std::size_t at = 0; !error && at < kept_.size(); at += table_array<T>::kPerRegion) {
+      const std::size_t count = std::min(table_array<T>::kPerRegion, kept_.size() - at);
+      error = file_->write_at(at * sizeof(T),
+                              std::as_bytes(std::span(kept_.contiguous(at, count), count)));
+    }
+    if (error) {
+      give_up(error);
+      return;
+    }
+    spilled_ = kept_.size();
+    kept_ = {};  // assigned afresh, so that its memory goes
+    block_.reserve(kBlock);
+  }
+  // Appends the block to the file; if that fails, the rest stays in memory.
+  void write_block() {
+    const std::error_code error =
+        file_->write_at(spilled_ * sizeof(T), std::as_bytes(std::span(block_)));
+    if (error) {
+      for (const T& value : block_)
+        kept_.push_back(value);
+      block_.clear();
+      give_up(error);
+      return;
+    }
+    spilled_ += block_.size();
+    block_.clear();
+  }
+  void give_up(const std::error_code& error) {
+    spdlog::warn("cannot spill {} to a temporary file in {} ({}): keeping them in memory", what_,
+                 spill_file::directory(), error.message());
+    may_spill_ = false;
+    if (spilled_ == 0) file_.reset();  // else it holds the first spilled_ elements
+  }
+
+  const char* what_;
+  std::size_t spill_from_;
+  bool may_spill_ = true;
+  std::optional<spill_file> file_;  // holds elements [0, spilled_)
+  std::size_t spilled_ = 0;
+  table_array<T> kept_;   // before spilling, after gather(), or after a failure to spill
+  std::vector<T> block_;  // to be written next, after the file's elements
+};
+
+}  // namespace corocrawl
