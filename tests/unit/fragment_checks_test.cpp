@@ -1,10 +1,11 @@
-// Fragment references checked against the ids of the pages they point into, as soon as those
-// are known: at once, after the page is parsed, or where its redirects end.
+// Fragment references checked against the ids of the pages they point into: at once when the
+// page is parsed already, else when the checks end, where the URL's redirects lead then.
 #include "store/fragment_checks.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -30,8 +31,19 @@ void parsed(fragment_checks& checks, std::uint32_t page, const std::vector<std::
   checks.page_parsed(page, id_hashes(ids));
 }
 
-// The missing references as "target#fragment@line", sorted.
-std::vector<std::string> missing(fragment_checks& checks) {
+// What a page lookup tells at the crawl's end: the states given, else not fetched.
+fragment_checks::page_lookup states(std::map<std::uint32_t, state> known) {
+  return [known = std::move(known)](std::uint32_t url) {
+    const auto found = known.find(url);
+    return found != known.end() ? found->second : state{state::not_yet, url};
+  };
+}
+
+// Ends the checks with `lookup`, and gives the missing references as "target#fragment@line",
+// sorted.
+std::vector<std::string> missing(fragment_checks& checks,
+                                 const fragment_checks::page_lookup& lookup = states({})) {
+  checks.end_checks(lookup);
   checks.sort_missing();
   std::vector<std::string> out;
   for (const auto& r : checks.missing_fragments())
@@ -41,83 +53,90 @@ std::vector<std::string> missing(fragment_checks& checks) {
   return out;
 }
 
-TEST(FragmentChecks, ReferencesWaitForTheirPageAndAreCheckedWhenItIsParsed) {
+TEST(FragmentChecks, ReferencesToPagesNotParsedYetAreCheckedWhenTheChecksEnd) {
   fragment_checks checks;
-  // More references than one block of a waiting list holds.
   for (std::uint32_t line = 1; line <= 10; ++line)
     note(checks, 5, line % 2 == 0 ? "here" : "gone" + std::to_string(line), from_line(line),
          {state::not_yet, 5});
   note(checks, 6, "x", from_line(20), {state::not_yet, 6});
-  EXPECT_TRUE(missing(checks).empty());
   parsed(checks, 5, {"here"});
-  EXPECT_EQ(missing(checks), (std::vector<std::string>{"5#gone1@1", "5#gone3@3", "5#gone5@5",
-                                                       "5#gone7@7", "5#gone9@9"}));
-  // Page 6's reference still waits; a later reference to a parsed page is checked at once.
+  EXPECT_EQ(checks.missing_count(), 0U);  // not before the end
+  // A later reference to a parsed page is checked at once.
   note(checks, 5, "late", from_line(30), {state::anchors, 5});
-  parsed(checks, 6, {});
-  EXPECT_EQ(missing(checks).size(), 7u);
+  EXPECT_EQ(checks.missing_count(), 1U);
+  // Page 6 was never fetched: its reference is dropped.
+  EXPECT_EQ(missing(checks, states({{5, {state::anchors, 5}}})),
+            (std::vector<std::string>{"5#gone1@1", "5#gone3@3", "5#gone5@5", "5#gone7@7",
+                                      "5#gone9@9", "5#late@30"}));
 }
 
-// Midway through a large crawl, references wait for hundreds of thousands of pages; the lists
-// of those parsed since are compacted away, and the ones still waiting are checked as they
-// would have been.
-TEST(FragmentChecks, ManyWaitingReferencesAreCheckedWhenTheirPagesComeLate) {
-  fragment_checks checks;
+// A large crawl keeps millions of references for its end: past the threshold they wait in a
+// file, and are checked as they would have been in memory.
+TEST(FragmentChecks, ManyReferencesKeptForTheEndAreCheckedThere) {
   constexpr std::uint32_t kPages = 3000;
-  constexpr std::uint32_t kPerPage = 150;  // 450,000 references: some 10 MB waiting
-  for (std::uint32_t line = 1; line <= kPerPage; ++line) {
+  constexpr std::uint32_t kPerPage = 150;  // 450,000 references: some 9 MB
+  std::vector<std::string> results[2];
+  const std::size_t thresholds[2] = {1, 1'000'000};  // from one block on, and never
+  for (int run = 0; run < 2; ++run) {
+    fragment_checks checks(thresholds[run]);
+    for (std::uint32_t line = 1; line <= kPerPage; ++line) {
+      for (std::uint32_t page = 0; page < kPages; ++page) {
+        note(checks, page, line % 50 == 0 ? "gone" : "here", from_line(line),
+             {state::not_yet, page});
+      }
+    }
+    const std::vector<std::string> ids = {"here"};
+    std::map<std::uint32_t, state> known;
     for (std::uint32_t page = 0; page < kPages; ++page) {
-      note(checks, page, line % 50 == 0 ? "gone" : "here", from_line(line), {state::not_yet, page});
+      if (page % 10 != 0) {  // nine in ten are parsed, the rest never fetched
+        parsed(checks, page, ids);
+        known[page] = {state::anchors, page};
+      }
+    }
+    results[run] = missing(checks, states(known));
+    ASSERT_EQ(results[run].size(), (kPages - kPages / 10) * (kPerPage / 50));
+    for (std::uint32_t page = 1; page < kPages; page += 97) {
+      if (page % 10 == 0) continue;
+      for (std::uint32_t line = 50; line <= kPerPage; line += 50) {
+        const std::string expected = std::to_string(page) + "#gone@" + std::to_string(line);
+        EXPECT_TRUE(std::ranges::binary_search(results[run], expected)) << expected;
+      }
     }
   }
-  const std::vector<std::string> ids = {"here"};
-  for (std::uint32_t page = 0; page < kPages; ++page) {
-    if (page % 10 != 0) parsed(checks, page, ids);  // nine in ten: the pool compacts
-  }
-  EXPECT_EQ(checks.missing_count(), (kPages - kPages / 10) * (kPerPage / 50));
-  for (std::uint32_t page = 0; page < kPages; page += 10)
-    parsed(checks, page, ids);
-  const auto all = missing(checks);
-  ASSERT_EQ(all.size(), kPages * (kPerPage / 50));
-  for (std::uint32_t page = 0; page < kPages; page += 997) {
-    for (const std::uint32_t line : {50U, 100U, 150U}) {
-      const std::string expected = std::to_string(page) + "#gone@" + std::to_string(line);
-      EXPECT_TRUE(std::ranges::binary_search(all, expected)) << expected;
-    }
-  }
+  EXPECT_EQ(results[0], results[1]);
 }
 
 TEST(FragmentChecks, ReferencesFollowRedirectsToWherePagesEnd) {
   fragment_checks checks;
-  // 1 redirects to 2, which redirects to 3; references wait on 1 and on 2.
+  // At the end 1 redirects to 3, through 2; references were noted while 1 and 2 were known.
   note(checks, 1, "a", from_line(1), {state::not_yet, 1});
   note(checks, 1, "b", from_line(2), {state::not_yet, 1});
   note(checks, 2, "c", from_line(3), {state::not_yet, 2});
-  checks.page_done(1, [](std::uint32_t) { return state{state::not_yet, 2}; });
-  checks.page_done(2, [](std::uint32_t) { return state{state::not_yet, 3}; });
-  EXPECT_TRUE(missing(checks).empty());
   parsed(checks, 3, {"b"});
-  EXPECT_EQ(missing(checks), (std::vector<std::string>{"1#a@1", "2#c@3"}));
+  EXPECT_EQ(missing(checks, states({{1, {state::anchors, 3}}, {2, {state::anchors, 3}}})),
+            (std::vector<std::string>{"1#a@1", "2#c@3"}));
 }
 
 TEST(FragmentChecks, ReferencesToAPageThatEndsUncheckedAreDropped) {
   fragment_checks checks;
   note(checks, 1, "a", from_line(1), {state::not_yet, 1});
   note(checks, 2, "b", from_line(2), {state::not_yet, 2});
-  checks.page_done(1, [](std::uint32_t) { return state{state::unchecked, 1}; });
-  checks.page_done(2, [](std::uint32_t) { return state{state::not_yet, 2}; });  // not a page
+  note(checks, 3, "c", from_line(3), {state::unchecked, 3});  // dropped at once
   parsed(checks, 1, {});
   parsed(checks, 2, {});
-  EXPECT_TRUE(missing(checks).empty());
+  parsed(checks, 3, {});
+  // 1 ends unchecked (a redirect that failed, say), 2 is not a page after all.
+  EXPECT_TRUE(
+      missing(checks, states({{1, {state::unchecked, 1}}, {2, {state::not_yet, 2}}})).empty());
 }
 
 TEST(FragmentChecks, ARedirectToAParsedPageIsCheckedAtOnce) {
   fragment_checks checks;
   parsed(checks, 9, {"kept", "caf\xC3\xA9"});
-  note(checks, 4, "kept", from_line(1), {state::not_yet, 4});
-  note(checks, 4, "lost", from_line(2), {state::not_yet, 4});
-  note(checks, 4, "caf%C3%A9", from_line(3), {state::not_yet, 4});  // percent-decoded too
-  checks.page_done(4, [](std::uint32_t) { return state{state::anchors, 9}; });
+  note(checks, 4, "kept", from_line(1), {state::anchors, 9});
+  note(checks, 4, "lost", from_line(2), {state::anchors, 9});
+  note(checks, 4, "caf%C3%A9", from_line(3), {state::anchors, 9});  // percent-decoded too
+  EXPECT_EQ(checks.missing_count(), 1U);
   EXPECT_EQ(missing(checks), std::vector<std::string>{"4#lost@2"});
 }
 
@@ -128,7 +147,7 @@ TEST(FragmentChecks, AMissingReferenceKeepsItsPlaceHoweverWide) {
   const stored_source wide = {.page = 7, .line = 3, .column = 0x100'0000, .tag = 300};
   note(checks, 2, "gone", wide, {state::anchors, 2});
   note(checks, 2, "here", from_line(1), {state::anchors, 2});  // found: nothing kept
-  checks.end_checks();
+  checks.end_checks(states({}));
   ASSERT_EQ(checks.missing_fragments().size(), 1U);
   const stored_source read = checks.source(checks.missing_fragments()[0]);
   EXPECT_EQ(read.page, wide.page);
@@ -181,8 +200,8 @@ TEST(FragmentChecks, MissingReferencesSpilledToAFileComeBackTheSame) {
   ASSERT_GT(spilling.missing_count(), 4 * spilled_table<fragment_checks::reference>::kBlock);
   EXPECT_EQ(spilling.missing_count(), kept.missing_count());
   EXPECT_LT(spilling.missing_fragments().size(), spilling.missing_count());  // the rest spilled
-  spilling.end_checks();
-  kept.end_checks();
+  spilling.end_checks(states({}));
+  kept.end_checks(states({}));
   const auto& back = spilling.missing_fragments();
   const auto& all = kept.missing_fragments();
   ASSERT_EQ(back.size(), all.size());

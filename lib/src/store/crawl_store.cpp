@@ -95,7 +95,6 @@ void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning)
   done.next_url = label(record.next_url);
   done.error = label(record.error);
   done.kind = kind_of(record);
-  if (!done.anchors) fragments_.page_done(id, [this](url_id url) { return page_state_of(url); });
 }
 
 void crawl_store::note_anchors(url_id id, std::span<const std::uint32_t> hashes) {
@@ -161,7 +160,7 @@ bool crawl_store::redirects_reach(url_id start, url_id goal, int max_hops) const
 void crawl_store::sort_by_url() {
   sorted_ = true;
   drop_lists_not_reported();
-  fragments_.end_checks();
+  fragments_.end_checks([this](url_id url) { return page_state_of(url); });
   give_back_freed_memory();  // else the reports' large vectors come from new pages
   order_.clear();
   for (url_id id = 0; id < entries_.size(); ++id) {

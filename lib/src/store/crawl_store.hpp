@@ -97,7 +97,8 @@ class crawl_store final : public record_source {
   /// sources are.
   void note_redirect(url_id from, url_id to);
   /// Notes that `source` references `fragment` (of id_hash() `hash`) of page `to`: checked
-  /// against the page's ids once they are known.
+  /// against the ids of the page `to` leads to, at once if it is parsed already, else when
+  /// the crawl ends (sort_by_url()).
   void note_fragment(url_id to, std::string_view fragment, std::uint32_t hash,
                      const stored_source& source);
   /// The same, hashing `fragment` here.
@@ -109,8 +110,7 @@ class crawl_store final : public record_source {
   std::uint32_t tag_id(std::string_view element, std::string_view attribute);
 
   /// HTML page `id`, parsed completely, has ids of `hashes` (id_hashes()): the fragments
-  /// pointing into it are checked from now on, before the page is finished. Once a page,
-  /// before finish().
+  /// pointing into it are checked against them from now on. Once a page, before finish().
   void note_anchors(url_id id, std::span<const std::uint32_t> hashes);
 
   /// Stores the record of `id` (`record.url` and `record.referrer` are not read: the store
@@ -127,9 +127,10 @@ class crawl_store final : public record_source {
   /// within `max_hops`: a redirect from `goal` to `start` closes a loop.
   bool redirects_reach(url_id start, url_id goal, int max_hops) const;
 
-  /// Orders the records, and the missing fragments, by URL; call once every record is in,
-  /// before reading them. From then on only the problems and skipped URLs keep their
-  /// referrers and sources, and fragments are no longer checked.
+  /// Checks the fragments kept for the crawl's end, then orders the records, and the missing
+  /// fragments, by URL; call once every record is in, before reading them. From then on only
+  /// the problems and skipped URLs keep their referrers and sources, and fragments are no
+  /// longer checked.
   void sort_by_url();
 
   /// The record of finished URL `id`.

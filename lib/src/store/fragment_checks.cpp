@@ -20,51 +20,18 @@ void fragment_checks::note(url_id target, std::string_view fragment, std::uint32
     if (!has(state.page, fragment, hash))
       missing_.push_back({target, intern(fragment), packing_.pack(source)});
   } else {
-    wait(state.page, {target, intern(fragment), packing_.pack(source)});
+    later_.push_back({target, intern(fragment), packing_.pack(source)});
   }
 }
 
 void fragment_checks::page_parsed(url_id page, std::span<const std::uint32_t> hashes) {
-  if (anchor_hashes_.size() + hashes.size() < anchor_span::kNone) {
-    while (anchors_.size() <= page)
-      anchors_.emplace_back();
-    anchors_[page] = {static_cast<std::uint32_t>(anchor_hashes_.size()),
-                      static_cast<std::uint32_t>(hashes.size())};
-    for (const std::uint32_t hash : hashes)
-      anchor_hashes_.push_back(hash);
-  }
-  stop_waiting(page, [this, page](const reference& r) { check(r, page); });
-}
-
-void fragment_checks::page_done(url_id url, const page_lookup& lookup) {
-  if (url >= waiting_for_.size() || waiting_for_[url] == reference_lists::kEmpty) return;
-  const page_state state = lookup(url);
-  stop_waiting(url, [this, url, &state](const reference& r) {
-    if (state.what == page_state::anchors) {
-      check(r, state.page);
-    } else if (state.what == page_state::not_yet && state.page != url) {
-      wait(state.page, r);  // where its redirects lead, not known yet
-    }  // else dropped: nothing more will be known, or the page is left unchecked
-  });
-}
-
-void fragment_checks::wait(url_id page, const reference& r) {
-  while (waiting_for_.size() <= page)
-    waiting_for_.push_back(reference_lists::kEmpty);
-  waiting_.add(waiting_for_[page], r);
-}
-
-template <class Visit>
-void fragment_checks::stop_waiting(url_id page, Visit visit) {
-  if (page >= waiting_for_.size()) return;
-  waiting_.for_each(waiting_for_[page], visit);  // may add to other pages' lists
-  waiting_.clear(waiting_for_[page]);
-  if (waiting_.mostly_free()) {
-    waiting_.compact([this](const auto& move_list) {
-      for (auto& list : waiting_for_)
-        move_list(list);
-    });
-  }
+  if (anchor_hashes_.size() + hashes.size() >= anchor_span::kNone) return;
+  while (anchors_.size() <= page)
+    anchors_.emplace_back();
+  anchors_[page] = {static_cast<std::uint32_t>(anchor_hashes_.size()),
+                    static_cast<std::uint32_t>(hashes.size())};
+  for (const std::uint32_t hash : hashes)
+    anchor_hashes_.push_back(hash);
 }
 
 bool fragment_checks::has(url_id page, std::string_view fragment, std::uint32_t hash) const {
@@ -96,10 +63,12 @@ void fragment_checks::sort_missing() {
   });
 }
 
-void fragment_checks::end_checks() {
+void fragment_checks::end_checks(const page_lookup& lookup) {
+  later_.drain([this, &lookup](const reference& r) {
+    const page_state state = lookup(r.target);
+    if (state.what == page_state::anchors) check(r, state.page);
+  });
   // Assigned afresh, so that their memory goes too.
-  waiting_ = {};
-  waiting_for_ = {};
   anchors_ = {};
   anchor_hashes_ = {};
   missing_.gather();  // after the rest is freed, so that its memory is reused

@@ -44,30 +44,41 @@ class spilled_table {
   /// How many elements were added, in memory or not.
   std::size_t size() const { return spilled_ + kept_.size() + block_.size(); }
 
+  /// Calls `visit(element)` with every element, in the order added, reading the file back a
+  /// block at a time, then empties the table and closes its file. `visit` may add to other
+  /// tables, not to this one. The table spills no more after it. Throws std::system_error if
+  /// the file cannot be read.
+  template <class Visit>
+  void drain(Visit visit) {
+    may_spill_ = false;
+    if (file_) {
+      std::vector<T> chunk(kBlock);
+      for (std::size_t at = 0; at < spilled_; at += chunk.size()) {
+        const std::span<T> read(chunk.data(), std::min(chunk.size(), spilled_ - at));
+        const std::error_code error = file_->read_at(at * sizeof(T), std::as_writable_bytes(read));
+        if (error)
+          throw std::system_error(error, std::string("reading back ") + what_ + " from a file");
+        for (const T& value : read)
+          visit(value);
+      }
+    }
+    for (const T& value : kept_)
+      visit(value);
+    for (const T& value : block_)
+      visit(value);
+    kept_ = {};  // assigned afresh, so that their memory goes
+    block_ = {};
+    file_.reset();
+    spilled_ = 0;
+  }
   /// Every element, in the order added, in memory: read back from the file, which is closed.
   /// The table spills no more after it. Throws std::system_error if the file cannot be read.
   table_array<T>& gather() {
     may_spill_ = false;
     if (!file_) return kept_;
     table_array<T> all;
-    std::vector<T> chunk(kBlock);
-    for (std::size_t at = 0; at < spilled_; at += chunk.size()) {
-      const std::size_t count = std::min(chunk.size(), spilled_ - at);
-      const std::error_code error =
-          file_->read_at(at * sizeof(T), std::as_writable_bytes(std::span(chunk.data(), count)));
-      if (error)
-        throw std::system_error(error, std::string("reading back ") + what_ + " from a file");
-      for (std::size_t k = 0; k < count; ++k)
-        all.push_back(chunk[k]);
-    }
-    for (const T& value : kept_)
-      all.push_back(value);
-    for (const T& value : block_)
-      all.push_back(value);
+    drain([&all](const T& value) { all.push_back(value); });
     kept_ = std::move(all);
-    block_ = {};
-    file_.reset();
-    spilled_ = 0;
     return kept_;
   }
   /// The elements in memory: all of them after gather(), or while none were spilled.
