@@ -305,7 +305,7 @@ TEST(CrawlStore, ReferrersAreKeptOnlyWhileAUrlMayTurnOutBroken) {
 // A large crawl's places peak midway; once most of their URLs are fetched, the pool they
 // took is compacted and its memory given back, and the places still kept read as before.
 TEST(CrawlStore, ThePlacesOfUrlsFetchedGoBackToTheSystem) {
-  crawl_store store;
+  crawl_store store(std::size_t{64} << 20);  // all in lists, none logged
   const auto root = store.add_url("http://a.test/", std::nullopt);
   std::vector<crawl_store::url_id> pages;
   for (int i = 0; i < 400; ++i)
@@ -370,6 +370,68 @@ TEST(CrawlStore, SortingForTheReportsKeepsTheListsTheyRead) {
   EXPECT_EQ(skipped[0].sources.size(), 30u);
   // pending and the pages: listed all the same
   EXPECT_EQ(crawl_store::unchecked(store).size(), 31u);
+}
+
+// A large crawl's places are logged for its end instead of kept in lists; once sorted, the
+// reports read what lists would have given: the same referrers and sources of the broken
+// URLs, the warnings and the skipped ones, whatever came before or after each was finished.
+TEST(CrawlStore, PlacesLoggedForTheEndReadAsTheirListsWould) {
+  const auto listed = std::make_shared<crawl_store>();
+  const auto logged = std::make_shared<crawl_store>(0);  // logs from its first block on
+  std::mt19937 random(7);
+  const auto pick = [&random](std::size_t n) { return static_cast<std::size_t>(random() % n); };
+  for (const auto& store : {listed, logged}) {
+    random.seed(7);
+    const auto root = store->add_url("http://a.test/", std::nullopt);
+    std::vector<crawl_store::url_id> ids;
+    for (int i = 0; i < 3000; ++i)
+      ids.push_back(store->add_url("http://a.test/u" + std::to_string(i), root));
+    std::set<crawl_store::url_id> settled;  // finished or skipped
+    for (int step = 0; step < 60000; ++step) {
+      const auto target = ids[pick(ids.size())];
+      const auto page = ids[pick(ids.size())];
+      switch (pick(40)) {
+        case 0:
+          store->note_redirect(page, target);
+          break;
+        case 1:  // finished, fine, broken or a warning, with places before and after
+          if (settled.insert(target).second) {
+            const std::size_t kind = pick(4);
+            store->finish(
+                target, {.status = kind == 1 ? 404 : 200},
+                kind == 1 ? verdict::broken : (kind == 2 ? verdict::warning : verdict::ok));
+          }
+          break;
+        case 2:
+          if (settled.insert(target).second) store->skip(target, "trap: a loop");
+          break;
+        default:
+          store->note_source(target, link_from(page, static_cast<std::uint32_t>(pick(500) + 1)));
+      }
+    }
+  }
+  EXPECT_GT(logged->places_logged(), 50000U);
+  EXPECT_EQ(listed->places_logged(), 0U);
+  EXPECT_LT(logged->list_bytes(), listed->list_bytes());
+  listed->sort_by_url();
+  logged->sort_by_url();
+  EXPECT_EQ(logged->places_logged(), 0U);
+  std::size_t places = 0;
+  // Lists of the same URLs, with the same referrers and sources; counts their places.
+  const auto expect_same = [&places](const auto& a, const auto& b) {
+    ASSERT_EQ(a.size(), b.size());
+    ASSERT_GT(a.size(), 50U);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      ASSERT_EQ(a[i].url, b[i].url);
+      ASSERT_EQ(a[i].referrers, b[i].referrers) << a[i].url;
+      ASSERT_EQ(a[i].sources, b[i].sources) << a[i].url;
+      places += a[i].sources.size();
+    }
+  };
+  for (const verdict meaning : {verdict::broken, verdict::warning})
+    expect_same(crawl_store::problems(listed, meaning), crawl_store::problems(logged, meaning));
+  expect_same(crawl_store::skipped(listed), crawl_store::skipped(logged));
+  EXPECT_GT(places, 5000U);
 }
 
 // Reading `list` through for_each gives, item by item, what indexing it gives (`expect_same`

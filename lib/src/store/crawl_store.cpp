@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <future>
+#include <limits>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -10,6 +11,8 @@
 #include "sys/free_memory.hpp"
 
 namespace corocrawl {
+
+crawl_store::crawl_store(std::size_t log_places_from) : log_places_from_(log_places_from) {}
 
 static_assert(sizeof(crawl_store::url_id) == 4);
 
@@ -38,7 +41,7 @@ void crawl_store::prefetch(std::span<const std::size_t> hashes) {
   }
   for (const url_id id : prefetch_ids_) {
     urls_.prefetch_text(id);
-    places_.prefetch(entries_[id].sources);
+    if (!logging_places_) places_.prefetch(entries_[id].sources);
   }
 }
 
@@ -59,13 +62,30 @@ void crawl_store::hold(url_id id, std::string_view reason) {
 void crawl_store::note_source(url_id to, const stored_source& source) {
   auto& target = entries_[to];
   target.linked = target.linked || source.page != to;
-  if (keeps_sources(target)) places_.add(target.sources, source);
+  if (keeps_sources(target)) keep_place(to, target, source);
 }
 
 void crawl_store::note_redirect(url_id from, url_id to) {
   auto& target = entries_[to];
   target.linked = target.linked || from != to;
-  if (keeps_sources(target)) places_.add_redirect(target.sources, from);
+  if (keeps_sources(target)) keep_place(to, target, {.page = from, .tag = kRedirect});
+}
+
+void crawl_store::keep_place(url_id to, entry& target, const stored_source& source) {
+  if (!logging_places_ && places_.bytes_held() > log_places_from_) logging_places_ = true;
+  if (logging_places_) {
+    places_log_.push_back({to, source});
+  } else {
+    list_place(target.sources, source);
+  }
+}
+
+void crawl_store::list_place(place_lists::handle& list, const stored_source& source) {
+  if (source.tag == kRedirect) {
+    places_.add_redirect(list, source.page);
+  } else {
+    places_.add(list, source);
+  }
 }
 
 void crawl_store::note_fragment(url_id to, std::string_view fragment, std::uint32_t hash,
@@ -184,10 +204,19 @@ void crawl_store::sort_by_url() {
 }
 
 void crawl_store::drop_lists_not_reported() {
+  // Which URLs keep their places, a bit each: the log is read in the order places came, and
+  // at a million URLs a look at each one's entry would be a cache miss.
+  std::vector<bool> keeps(entries_.size());
   for (url_id id = 0; id < entries_.size(); ++id) {
     entry& e = entries_[id];
-    if (!keeps_sources(e)) places_.clear(e.sources);
+    keeps[id] = keeps_sources(e);
+    if (!keeps[id]) places_.clear(e.sources);
   }
+  places_log_.drain([this, &keeps](const logged_place& logged) {
+    if (keeps[logged.target]) list_place(entries_[logged.target].sources, logged.source);
+  });
+  logging_places_ = false;  // and never again: places noted from now on go into lists
+  log_places_from_ = std::numeric_limits<std::size_t>::max();
   compact_lists();
 }
 

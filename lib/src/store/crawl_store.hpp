@@ -23,6 +23,7 @@
 #include "corocrawl/record.hpp"
 #include "store/fragment_checks.hpp"
 #include "store/place_lists.hpp"
+#include "store/spilled_table.hpp"
 #include "store/stored_source.hpp"
 #include "store/table_memory.hpp"
 #include "store/url_table.hpp"
@@ -45,6 +46,13 @@ struct source_at {
 class crawl_store final : public record_source {
  public:
   using url_id = url_table::id;
+
+  /// Once the lists of places hold this much, places are logged for the crawl's end instead
+  /// (see places_log_): a million URLs' places took 74 MB midway.
+  static constexpr std::size_t kLogPlacesFrom = std::size_t{8} << 20;
+
+  /// A store whose lists of places hold up to `log_places_from` bytes.
+  explicit crawl_store(std::size_t log_places_from = kLogPlacesFrom);
 
   /// The id of `url`, if it was added.
   std::optional<url_id> find(std::string_view url) const { return urls_.find(url); }
@@ -119,9 +127,10 @@ class crawl_store final : public record_source {
   /// without anchors (note_anchors) are checked where its redirects lead, or not at all.
   void finish(url_id id, const fetch_record& record, verdict meaning);
 
-  /// The distinct pages linking or redirecting to `id`, sorted.
+  /// The distinct pages linking or redirecting to `id`, sorted. All of them after
+  /// sort_by_url(); before, places logged for the end are not among them.
   std::vector<std::string> referrers(url_id id) const;
-  /// Where pages reference `id`, sorted by page, line and column.
+  /// Where pages reference `id`, sorted by page, line and column; as referrers().
   std::vector<link_source> sources(url_id id) const;
   /// True when the redirects recorded from `start` on reach `goal` (`start` itself counts)
   /// within `max_hops`: a redirect from `goal` to `start` closes a loop.
@@ -162,6 +171,8 @@ class crawl_store final : public record_source {
 
   /// The memory the lists of places hold.
   std::size_t list_bytes() const { return places_.bytes_held(); }
+  /// How many places were logged for the crawl's end, and not taken into lists yet.
+  std::size_t places_logged() const { return places_log_.size(); }
 
   /// How many URLs were finished with `meaning` so far.
   std::size_t finished_as(verdict meaning) const {
@@ -252,9 +263,27 @@ class crawl_store final : public record_source {
   void read_unchecked(url_id id, unchecked_url& into) const;
   void read_skipped(url_id id, skipped_url& into) const;
 
+  // A place logged for the crawl's end: the URL referenced and where (a redirect: tag
+  // kRedirect, and its page only). 20 bytes, and no list.
+  struct logged_place {
+    url_id target;
+    stored_source source;
+  };
+  static constexpr std::uint32_t kRedirect = 0xffff'ffff;
+  // Keeps a place of `to` (whose entry is `target`) in its list, or logs it.
+  void keep_place(url_id to, entry& target, const stored_source& source);
+  void list_place(place_lists::handle& list, const stored_source& source);
+
   url_table urls_;
   table_array<entry> entries_;  // by url_id
   place_lists places_;
+  // Past log_places_from_ bytes of lists, places are appended here instead, spilled to a
+  // file, and sort_by_url() takes into lists only those of the URLs the reports read: the
+  // places of the URLs not fetched yet peak midway through a large crawl (2.3 million blocks
+  // at a million URLs), and most of them are dropped as their URL turns out fine.
+  std::size_t log_places_from_;
+  bool logging_places_ = false;
+  spilled_table<logged_place> places_log_{"the places of links to URLs not fetched yet", 0};
   bool sorted_ = false;  // by sort_by_url()
   // The (element, attribute) pairs of the sources, each stored once.
   std::vector<std::pair<std::string, std::string>> tags_;
