@@ -170,6 +170,11 @@ When set and not empty, the text report is not coloured on a terminal
 .TP
 \fBTERM\fR, \fBCOLORTERM\fR
 Whether the log on stderr is coloured, when stderr is a terminal.
+.TP
+\fBTMPDIR\fR
+Where a large crawl keeps what it reads only at its end, in temporary files without a name
+(\fI/tmp\fR when unset or empty); where none can be written there, it keeps them in memory,
+with a warning.
 )";
 
 constexpr std::string_view files_section = R"(.SH FILES
