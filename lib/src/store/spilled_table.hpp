@@ -5,8 +5,6 @@
 // Spilling is a saving, never a condition: when no file can be made or written, the table
 // stays in memory (a warning says so once) and loses nothing.
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -117,8 +115,7 @@ class spilled_table {
     block_.clear();
   }
   void give_up(const std::error_code& error) {
-    spdlog::warn("cannot spill {} to a temporary file in {} ({}): keeping them in memory", what_,
-                 spill_file::directory(), error.message());
+    warn_cannot_spill(what_, error);
     may_spill_ = false;
     if (spilled_ == 0) file_.reset();  // else it holds the first spilled_ elements
   }

@@ -1,11 +1,17 @@
 #include "sys/spill_file.hpp"
 
 #include <fcntl.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <cstdlib>
 
 namespace corocrawl {
+
+void warn_cannot_spill(std::string_view what, const std::error_code& error) {
+  spdlog::warn("cannot spill {} to a temporary file in {} ({}): keeping them in memory", what,
+               spill_file::directory(), error.message());
+}
 
 std::string spill_file::directory() {
   const char* dir = std::getenv("TMPDIR");

@@ -8,11 +8,15 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <system_error>
 
 #include "sys/unique_fd.hpp"
 
 namespace corocrawl {
+
+/// Logs, as a warning, that `what` cannot be spilled for `error` and stays in memory.
+void warn_cannot_spill(std::string_view what, const std::error_code& error);
 
 class spill_file {
  public:
