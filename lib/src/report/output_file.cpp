@@ -10,6 +10,7 @@
 #include <cstring>
 #include <optional>
 #include <random>
+#include <span>
 #include <streambuf>
 #include <utility>
 #include <vector>
@@ -64,17 +65,8 @@ class descriptor_buffer final : public std::streambuf {
 
   bool write_all(const char* data, std::size_t size) {
     if (error_ != 0) return false;
-    while (size > 0) {
-      const auto written = ::write(fd_, data, size);
-      if (written < 0) {
-        if (errno == EINTR) continue;
-        error_ = errno;
-        return false;
-      }
-      data += written;
-      size -= static_cast<std::size_t>(written);
-    }
-    return true;
+    error_ = corocrawl::write_all(fd_, std::as_bytes(std::span(data, size))).value();
+    return error_ == 0;
   }
 
   int fd_;

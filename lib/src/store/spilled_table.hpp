@@ -89,8 +89,7 @@ class spilled_table {
     file_ = spill_file::create(error);
     for (std::size_t at = 0; !error && at < kept_.size(); at += table_array<T>::kPerRegion) {
       const std::size_t count = std::min(table_array<T>::kPerRegion, kept_.size() - at);
-      error = file_->write_at(at * sizeof(T),
-                              std::as_bytes(std::span(kept_.contiguous(at, count), count)));
+      error = file_->append(std::as_bytes(std::span(kept_.contiguous(at, count), count)));
     }
     if (error) {
       give_up(error);
@@ -102,8 +101,7 @@ class spilled_table {
   }
   // Appends the block to the file; if that fails, the rest stays in memory.
   void write_block() {
-    const std::error_code error =
-        file_->write_at(spilled_ * sizeof(T), std::as_bytes(std::span(block_)));
+    const std::error_code error = file_->append(std::as_bytes(std::span(block_)));
     if (error) {
       for (const T& value : block_)
         kept_.push_back(value);

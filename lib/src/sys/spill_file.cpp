@@ -36,19 +36,6 @@ std::optional<spill_file> spill_file::create(std::error_code& error) {
   return spill_file(std::move(fd));
 }
 
-std::error_code spill_file::write_at(std::uint64_t offset, std::span<const std::byte> bytes) const {
-  while (!bytes.empty()) {
-    const ::ssize_t wrote =
-        ::pwrite(fd_.get(), bytes.data(), bytes.size(), static_cast<::off_t>(offset));
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote < 0) return last_error();
-    if (wrote == 0) return std::make_error_code(std::errc::no_space_on_device);
-    bytes = bytes.subspan(static_cast<std::size_t>(wrote));
-    offset += static_cast<std::uint64_t>(wrote);
-  }
-  return {};
-}
-
 std::error_code spill_file::read_at(std::uint64_t offset, std::span<std::byte> into) const {
   while (!into.empty()) {
     const ::ssize_t got =

@@ -25,8 +25,11 @@ class spill_file {
   /// A new file in directory(); nullopt, with `error` set, when none can be made there.
   static std::optional<spill_file> create(std::error_code& error);
 
-  /// Writes `bytes` at `offset`, all of them, or says why not.
-  std::error_code write_at(std::uint64_t offset, std::span<const std::byte> bytes) const;
+  /// Writes `bytes` after what was written before, all of them, or says why not (a part may
+  /// then be written: the caller no longer counts on what follows).
+  std::error_code append(std::span<const std::byte> bytes) const {
+    return write_all(fd_.get(), bytes);
+  }
   /// Reads `into.size()` bytes from `offset`: all of them, or an error (a short file is one).
   std::error_code read_at(std::uint64_t offset, std::span<std::byte> into) const;
 

@@ -1,12 +1,13 @@
 #pragma once
 // File descriptors: one owned by an object and closed with it, the error of the last system
-// call, and reading a descriptor to its end.
+// call, writing all of a buffer, and reading a descriptor to its end.
 
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
 #include <cstddef>
+#include <span>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -48,6 +49,19 @@ class unique_fd {
 /// errno as an error_code, for the system call that just failed.
 inline std::error_code last_error() {
   return {errno, std::generic_category()};
+}
+
+/// Writes all of `bytes` to `fd`, at its offset: a short write goes on with the rest, EINTR is
+/// retried. Returns the error of the write that failed (one that writes nothing, ENOSPC).
+inline std::error_code write_all(int fd, std::span<const std::byte> bytes) {
+  while (!bytes.empty()) {
+    const ::ssize_t wrote = ::write(fd, bytes.data(), bytes.size());
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote < 0) return last_error();
+    if (wrote == 0) return std::make_error_code(std::errc::no_space_on_device);
+    bytes = bytes.subspan(static_cast<std::size_t>(wrote));
+  }
+  return {};
 }
 
 /// Appends what `fd` gives to `out` until its end, or until `out` holds more than `limit`
