@@ -169,7 +169,7 @@ TEST(CrawlStore, ProblemsListMissingFragmentsAmongTheBrokenUrlsByUrl) {
   store->finish(a, {.status = 404}, verdict::broken);
   store->finish(ab, {.status = 410}, verdict::broken);
   store->finish(bang, {.status = 404}, verdict::broken);
-  store->note_fragment(doc, "gone", from_root);  // waits for the page
+  store->note_fragment(doc, "gone", from_root);  // checked at the end: not parsed yet
   store->note_anchors(doc, id_hashes(std::vector<std::string>{"here"}));
   store->finish(doc, {.status = 200}, verdict::ok);
   store->note_fragment(doc, "here", from_root);
@@ -201,7 +201,7 @@ TEST(CrawlStore, ProblemsListMissingFragmentsAmongTheBrokenUrlsByUrl) {
 }
 
 // The crawler gives a page's ids before its references, and its record after them: the
-// page's references to its own fragments are checked as they are noted, none waits.
+// page's references to its own fragments are checked as they are noted, none kept for the end.
 TEST(CrawlStore, AnchorsNotedBeforeThePageIsFinishedCheckItsOwnFragmentsAtOnce) {
   auto store = std::make_shared<crawl_store>();
   const auto page = store->add_url("http://a.test/", std::nullopt);

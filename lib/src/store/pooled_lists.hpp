@@ -1,9 +1,9 @@
 #pragma once
-// Many short lists: the places that link to each URL that may still turn out broken, the
-// fragment references waiting for each page. A crawl of a million pages can hold millions of
-// such entries at once, so the lists are kept in blocks of a few entries from one pool
-// (nothing per empty list), and a list that is dropped gives its blocks back for the next
-// ones. A pool mostly given back can be compacted, so that its memory goes back to the system.
+// Many short lists: the places that link to each URL that may still turn out broken
+// (store/place_lists). A crawl of a million pages can hold millions of such entries at once, so the
+// lists are kept in blocks of a few entries from one pool (nothing per empty list), and a list that
+// is dropped gives its blocks back for the next ones. A pool mostly given back can be compacted, so
+// that its memory goes back to the system.
 
 #include <algorithm>
 #include <concepts>
