@@ -7,9 +7,12 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
+#include "spill_dir.hpp"
+#include "temp_dir.hpp"
 #include "text/text_hashes.hpp"
 
 namespace corocrawl {
@@ -39,16 +42,60 @@ fragment_checks::page_lookup states(std::map<std::uint32_t, state> known) {
   };
 }
 
+// The targets of the missing references, each once, by id.
+std::vector<std::uint32_t> targets(const fragment_checks& checks) {
+  std::vector<std::uint32_t> pages;
+  checks.for_each_missing([&pages](const auto& r) { pages.push_back(r.target); });
+  std::ranges::sort(pages);
+  pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+  return pages;
+}
+
+// The places of group `group`'s references, as "line,line..." in the order of their lines
+// (a group's references come in no particular order), a wide column marked by a "w".
+std::string group_lines(const fragment_checks& checks, std::size_t group) {
+  std::vector<std::pair<std::uint32_t, bool>> places;
+  checks.for_each_in_group(group, [&](const fragment_checks::reference& r) {
+    const stored_source place = checks.source(r);
+    places.emplace_back(place.line, place.column > 0xff'ffff);
+  });
+  EXPECT_EQ(places.size(), checks.group_size(group));
+  std::ranges::sort(places);
+  std::string lines;
+  for (const auto& [line, wide] : places)
+    lines += (lines.empty() ? "" : ",") + std::to_string(line) + (wide ? "w" : "");
+  return lines;
+}
+
+// The groups as the reports read them, each as "target#fragment@lines".
+std::vector<std::string> groups(const fragment_checks& checks) {
+  std::vector<std::string> out;
+  checks.for_each_group([&](std::size_t group, const fragment_checks::reference& first) {
+    EXPECT_EQ(group, out.size());
+    checks.for_each_in_group(group, [&](const fragment_checks::reference& r) {
+      EXPECT_EQ(r.target, first.target);
+      EXPECT_EQ(r.fragment, first.fragment);
+    });
+    out.push_back(std::to_string(first.target) + "#" +
+                  std::string(checks.fragment(first.fragment)) + "@" + group_lines(checks, group));
+  });
+  EXPECT_EQ(out.size(), checks.group_count());
+  return out;
+}
+
 // Ends the checks with `lookup`, and gives the missing references as "target#fragment@line",
 // sorted.
 std::vector<std::string> missing(fragment_checks& checks,
                                  const fragment_checks::page_lookup& lookup = states({})) {
   checks.end_checks(lookup);
-  checks.sort_missing();
+  checks.group_missing(targets(checks));
   std::vector<std::string> out;
-  for (const auto& r : checks.missing_fragments())
-    out.push_back(std::to_string(r.target) + "#" + std::string(checks.fragment(r.fragment)) + "@" +
-                  std::to_string(checks.source(r).line));
+  for (std::size_t group = 0; group < checks.group_count(); ++group) {
+    checks.for_each_in_group(group, [&](const fragment_checks::reference& r) {
+      out.push_back(std::to_string(r.target) + "#" + std::string(checks.fragment(r.fragment)) +
+                    "@" + std::to_string(checks.source(r).line));
+    });
+  }
   std::ranges::sort(out);
   return out;
 }
@@ -148,8 +195,10 @@ TEST(FragmentChecks, AMissingReferenceKeepsItsPlaceHoweverWide) {
   note(checks, 2, "gone", wide, {state::anchors, 2});
   note(checks, 2, "here", from_line(1), {state::anchors, 2});  // found: nothing kept
   checks.end_checks(states({}));
-  ASSERT_EQ(checks.missing_fragments().size(), 1U);
-  const stored_source read = checks.source(checks.missing_fragments()[0]);
+  checks.group_missing(std::vector<std::uint32_t>{2});
+  ASSERT_EQ(checks.group_count(), 1U);
+  stored_source read;
+  checks.for_each_in_group(0, [&](const auto& r) { read = checks.source(r); });
   EXPECT_EQ(read.page, wide.page);
   EXPECT_EQ(read.line, wide.line);
   EXPECT_EQ(read.column, wide.column);
@@ -179,10 +228,13 @@ TEST(FragmentChecks, APagesIdsAcrossTheEndOfARegionAreFound) {
   EXPECT_EQ(missing(checks), (std::vector<std::string>{"1#id3@2002", "2#first0@2000"}));
 }
 
-// Past a threshold the missing references go to a temporary file until the checks end: they
-// come back as they were found, places and all, as they would had they stayed in memory.
-TEST(FragmentChecks, MissingReferencesSpilledToAFileComeBackTheSame) {
-  fragment_checks spilling(1);  // from one block's worth
+// Past a threshold the missing references go to a temporary file, and are sorted into groups
+// in runs merged from another: they come back in the same groups, in the same order, places
+// and all, as they do from memory, read in turn or by two threads at once.
+TEST(FragmentChecks, MissingReferencesSpilledComeBackInTheSameGroups) {
+  testing::temp_dir dir;
+  testing::scoped_tmpdir tmp(dir.path().string());
+  fragment_checks spilling(1);  // from one block's worth, and sorted in runs of one block
   fragment_checks kept;
   const stored_source wide = {.page = 9, .line = 4, .column = 0x100'0000, .tag = 300};
   constexpr std::uint32_t kPages = 50;
@@ -199,22 +251,41 @@ TEST(FragmentChecks, MissingReferencesSpilledToAFileComeBackTheSame) {
   }
   ASSERT_GT(spilling.missing_count(), 4 * spilled_table<fragment_checks::reference>::kBlock);
   EXPECT_EQ(spilling.missing_count(), kept.missing_count());
-  EXPECT_LT(spilling.missing_fragments().size(), spilling.missing_count());  // the rest spilled
-  spilling.end_checks(states({}));
-  kept.end_checks(states({}));
-  const auto& back = spilling.missing_fragments();
-  const auto& all = kept.missing_fragments();
-  ASSERT_EQ(back.size(), all.size());
-  for (std::size_t k = 0; k < all.size(); ++k) {
-    ASSERT_EQ(back[k].target, all[k].target) << k;
-    ASSERT_EQ(spilling.fragment(back[k].fragment), kept.fragment(all[k].fragment)) << k;
-    const stored_source a = spilling.source(back[k]);
-    const stored_source b = kept.source(all[k]);
-    ASSERT_EQ(std::tuple(a.page, a.line, a.column, a.tag),
-              std::tuple(b.page, b.line, b.column, b.tag))
-        << k;
+  EXPECT_EQ(testing::files_open_in(dir.path()), 1);  // the missing references, spilled
+  // The pages in an order of their own (as the store gives them by their URL's text).
+  std::vector<std::uint32_t> pages;
+  for (std::uint32_t page = 0; page < kPages; ++page)
+    pages.push_back((page * 17) % kPages);
+  for (fragment_checks* checks : {&spilling, &kept}) {
+    checks->end_checks(states({}));
+    checks->group_missing(pages);
   }
-  EXPECT_EQ(missing(spilling), missing(kept));
+  EXPECT_EQ(testing::files_open_in(dir.path()), 1);  // the groups, spilled; the rest closed
+  const std::vector<std::string> read = groups(spilling);
+  ASSERT_EQ(read.size(), kPages * 7);  // "gone0" to "gone6" in each page
+  EXPECT_EQ(read, groups(kept));
+  // The pages come in the order given, each one's fragments by their text.
+  for (std::size_t group = 0; group < read.size(); ++group) {
+    const std::string expected =
+        std::to_string(pages[group / 7]) + "#gone" + std::to_string(group % 7) + "@";
+    ASSERT_TRUE(read[group].starts_with(expected)) << read[group];
+  }
+  // Read by two threads at once, block by block as the reports do, from the end backwards.
+  std::vector<std::string> by_threads(read.size());
+  const auto read_every_other = [&](std::size_t parity) {
+    for (std::size_t group = read.size(); group-- > 0;) {
+      if ((group / 37) % 2 == parity) by_threads[group] = group_lines(spilling, group);
+    }
+  };
+  std::thread other(read_every_other, 1);
+  read_every_other(0);
+  other.join();
+  for (std::size_t group = 0; group < read.size(); ++group)
+    ASSERT_EQ(by_threads[group], group_lines(kept, group)) << group;
+  EXPECT_EQ(std::ranges::count_if(
+                by_threads,
+                [](const std::string& lines) { return lines.find('w') != std::string::npos; }),
+            1);  // the wide place
 }
 
 }  // namespace

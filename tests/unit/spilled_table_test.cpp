@@ -1,17 +1,18 @@
-// A table that goes to a temporary file past a threshold and comes back whole, in order; and
-// stays in memory, losing nothing, where no file can be made or written.
+// A table that goes to a temporary file past a threshold and comes back whole, in order, or
+// in ranges; and stays in memory, losing nothing, where no file can be made or written.
 #include "store/spilled_table.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdint>
-#include <cstdlib>
 #include <filesystem>
-#include <optional>
 #include <string>
+#include <vector>
 
+#include "spill_dir.hpp"
 #include "temp_dir.hpp"
 
 namespace corocrawl {
@@ -27,44 +28,29 @@ record20 numbered(std::size_t i) {
   return {{n, n * 3, ~n, n ^ 0x5a5a'5a5aU, n + 7}};
 }
 
-// Sets TMPDIR for the test, and puts back what it was.
-class scoped_tmpdir {
- public:
-  explicit scoped_tmpdir(const std::string& dir) {
-    if (const char* old = std::getenv("TMPDIR")) old_ = old;
-    ::setenv("TMPDIR", dir.c_str(), 1);
-  }
-  ~scoped_tmpdir() {
-    if (old_) {
-      ::setenv("TMPDIR", old_->c_str(), 1);
-    } else {
-      ::unsetenv("TMPDIR");
-    }
-  }
-  scoped_tmpdir(const scoped_tmpdir&) = delete;
-  scoped_tmpdir& operator=(const scoped_tmpdir&) = delete;
+using testing::files_open_in;
+using testing::scoped_tmpdir;
 
- private:
-  std::optional<std::string> old_;
-};
-
-// How many of this process's descriptors are open on files in `dir`.
-int files_open_in(const std::filesystem::path& dir) {
-  int open = 0;
-  for (const auto& fd : std::filesystem::directory_iterator("/proc/self/fd")) {
-    std::error_code error;
-    const auto target = std::filesystem::read_symlink(fd.path(), error);
-    if (!error && target.string().starts_with(dir.string() + "/")) ++open;
-  }
-  return open;
+bool is_numbered(const record20& r, std::size_t i) {
+  const record20 want = numbered(i);
+  return std::equal(std::begin(r.words), std::end(r.words), std::begin(want.words));
 }
 
-void expect_numbered(const table_array<record20>& all, std::size_t count) {
-  ASSERT_EQ(all.size(), count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const record20 want = numbered(i);
-    for (int w = 0; w < 5; ++w)
-      ASSERT_EQ(all[i].words[w], want.words[w]) << "element " << i;
+// Reads `t` back whole, in order, and in ranges: from its start, across where its file ends
+// and its memory begins (wherever that is), and to its end.
+void expect_numbered(const table& t, std::size_t count) {
+  ASSERT_EQ(t.size(), count);
+  std::size_t i = 0;
+  t.for_each([&i](const record20& r) {
+    ASSERT_TRUE(is_numbered(r, i)) << "element " << i;
+    ++i;
+  });
+  ASSERT_EQ(i, count);
+  std::vector<record20> range(std::min(count, table::kBlock + 7));
+  for (const std::size_t first : {std::size_t{0}, count / 3, count / 2 + 1, count - range.size()}) {
+    t.read(first, range);
+    for (std::size_t k = 0; k < range.size(); ++k)
+      ASSERT_TRUE(is_numbered(range[k], first + k)) << "element " << first + k;
   }
 }
 
@@ -76,7 +62,7 @@ TEST(SpilledTable, BelowTheThresholdEverythingStaysInMemory) {
     t.push_back(numbered(i));
   EXPECT_EQ(t.in_memory().size(), t.size());
   EXPECT_EQ(files_open_in(dir.path()), 0);
-  expect_numbered(t.gather(), 3 * table::kBlock - 1);
+  expect_numbered(t, 3 * table::kBlock - 1);
 }
 
 TEST(SpilledTable, PastTheThresholdItGoesToAFileAndComesBackInOrder) {
@@ -92,11 +78,17 @@ TEST(SpilledTable, PastTheThresholdItGoesToAFileAndComesBackInOrder) {
   EXPECT_TRUE(t.in_memory().empty());  // all in the file, or in the block to write next
   EXPECT_EQ(files_open_in(dir.path()), 1);
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));  // a file without a name
-  expect_numbered(t.gather(), count);
+  EXPECT_TRUE(t.spilled());
+  expect_numbered(t, count);
+  std::size_t drained = 0;
+  t.drain([&drained](const record20& r) { EXPECT_TRUE(is_numbered(r, drained++)); });
+  EXPECT_EQ(drained, count);
+  EXPECT_EQ(t.size(), 0U);
   EXPECT_EQ(files_open_in(dir.path()), 0);
-  // After gather() it spills no more.
-  t.push_back(numbered(count));
-  EXPECT_EQ(t.in_memory().size(), count + 1);
+  // After drain() it spills no more.
+  for (std::size_t i = 0; i < 2 * spill_from; ++i)
+    t.push_back(numbered(i));
+  EXPECT_EQ(t.in_memory().size(), 2 * spill_from);
   EXPECT_EQ(files_open_in(dir.path()), 0);
 }
 
@@ -108,7 +100,8 @@ TEST(SpilledTable, WhereNoFileCanBeMadeItStaysInMemory) {
   for (std::size_t i = 0; i < count; ++i)
     t.push_back(numbered(i));
   EXPECT_EQ(t.in_memory().size(), count);
-  expect_numbered(t.gather(), count);
+  EXPECT_FALSE(t.spilled());
+  expect_numbered(t, count);
 }
 
 // The file may stop growing midway (a full disk; here the process's file size limit): what
@@ -130,7 +123,7 @@ TEST(SpilledTable, AFileThatStopsGrowingKeepsTheRestInMemory) {
   std::signal(SIGXFSZ, old_handler);
   EXPECT_EQ(t.size(), count);
   EXPECT_EQ(t.in_memory().size(), count - 3 * table::kBlock);
-  expect_numbered(t.gather(), count);
+  expect_numbered(t, count);
 }
 
 }  // namespace

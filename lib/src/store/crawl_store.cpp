@@ -189,7 +189,7 @@ void crawl_store::sort_by_url() {
   // The two sorts read the URL table and write apart: the missing fragments are grouped on a
   // second thread, when the system gives one, while the records are sorted.
   std::future<void> grouped;
-  if (!fragments_.missing_fragments().empty()) {
+  if (fragments_.missing_count() != 0) {
     try {
       grouped = std::async(std::launch::async, [this] { group_missing_fragments(); });
     } catch (const std::system_error&) {  // grouped below, on this thread

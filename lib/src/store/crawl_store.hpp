@@ -156,12 +156,11 @@ class crawl_store final : public record_source {
   /// fragment"). After sort_by_url(); the list shares `store`.
   static broken_list problems(std::shared_ptr<const crawl_store> store, verdict meaning);
 
-  /// Starts reading what reading the record at() `index`, or problem `item`, will read, in
-  /// `stage` 0-3: each stage needs what the one before brought (an entry's referrer, where a
-  /// text is). Reports read them in order, and at a million URLs each was a few cache misses
-  /// in turn: asking 16, 8 and 4 places ahead overlaps them.
+  /// Starts reading what reading the record at() `index` will read, in `stage` 0-2: each
+  /// stage needs what the one before brought (an entry's referrer, where a text is). Reports
+  /// read them in order, and at a million URLs each was a few cache misses in turn: asking
+  /// 16, 8 and 4 places ahead overlaps them.
   void prefetch_record(std::size_t index, int stage) const;
-  void prefetch_problem(std::uint32_t item, int stage) const;
 
   /// The URLs neither finished nor skipped (after a stop, or beyond max_urls), by URL, each
   /// built when it is read. After sort_by_url(); the list shares `store`.
@@ -222,9 +221,6 @@ class crawl_store final : public record_source {
   // A record's content type and encoding (labels) and failure (its fetch_failure value or
   // kNone): they take few distinct values together, each stored once.
   using record_kind = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
-  // The references to one missing fragment of one page: [begin, end) in
-  // fragments_.missing_fragments() once sorted. Each is one broken link.
-  using fragment_group = std::pair<std::uint32_t, std::uint32_t>;
   // A URL in pieces ("page", "#", "fragment"), ordered as if joined.
   using joined_url = std::array<std::string_view, 3>;
   static bool joined_less(const joined_url& a, const joined_url& b);
@@ -247,13 +243,14 @@ class crawl_store final : public record_source {
   stored_source stored(const source_at& source);
   link_source source_of(const stored_source& source) const;
   fragment_checks::page_state page_state_of(url_id id) const;
+  // Groups the missing fragments' references by page and fragment (fragment_checks), the
+  // pages by their text: each group is one broken link.
   void group_missing_fragments();
   // Keeps only the lists the reports read, and compacts their pool, so that what the crawl's
   // pending URLs held (most of a large crawl's memory) goes back.
   void drop_lists_not_reported();
   void compact_lists_if_mostly_free();
   void compact_lists();
-  joined_url group_url(const fragment_group& group) const;
   // The problems of `meaning`, by URL: url ids, and fragment groups marked by the top bit.
   std::vector<std::uint32_t> problem_items(verdict meaning) const;
   broken_link problem_item(std::uint32_t item) const;
@@ -291,16 +288,6 @@ class crawl_store final : public record_source {
   std::string tag_key_;                                     // tag_id()'s scratch
   std::vector<url_id> prefetch_ids_;                        // prefetch()'s scratch
   fragment_checks fragments_;
-  // The groups of one page, [first, end) of fragment_groups_.
-  struct fragment_target {
-    url_id target;
-    std::uint32_t first;
-    std::uint32_t end;
-  };
-  // After sort_by_url(): the groups by page id, each page's by fragment text, and the pages
-  // by URL.
-  std::vector<fragment_group> fragment_groups_;
-  std::vector<fragment_target> fragment_targets_;
   std::vector<url_id> order_;              // the finished URLs, by URL
   std::array<std::size_t, 4> finished_{};  // by verdict
   std::vector<record_kind> kinds_;

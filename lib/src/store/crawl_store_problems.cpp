@@ -46,10 +46,6 @@ class crawl_store::problem_source final : public item_source<broken_link> {
       : store_(std::move(store)), items_(store_->problem_items(meaning)) {}
   std::size_t size() const override { return items_.size(); }
   void read(std::size_t index, broken_link& into) const override {
-    for (int stage = 0; stage < 4; ++stage) {
-      const std::size_t ahead = index + (std::size_t{32} >> stage);
-      if (ahead < items_.size()) store_->prefetch_problem(items_[ahead], stage);
-    }
     store_->problem_item(items_[index], into);
   }
 
@@ -63,63 +59,17 @@ broken_list crawl_store::problems(std::shared_ptr<const crawl_store> store, verd
 }
 
 void crawl_store::group_missing_fragments() {
-  fragments_.sort_missing();  // by target, then fragment id: a target's groups are together
-  const auto& all = fragments_.missing_fragments();
-  const auto starts_group = [&all](std::uint32_t k) {
-    return k == 0 || all[k].target != all[k - 1].target || all[k].fragment != all[k - 1].fragment;
-  };
-  const auto starts_target = [&all](std::uint32_t k) {
-    return k == 0 || all[k].target != all[k - 1].target;
-  };
-  std::size_t groups = 0;
-  std::size_t targets = 0;
-  for (std::uint32_t k = 0; k < all.size(); ++k) {
-    groups += starts_group(k) ? 1 : 0;
-    targets += starts_target(k) ? 1 : 0;
-  }
-  fragment_groups_.clear();
-  fragment_groups_.reserve(groups);  // exactly: there may be millions
-  fragment_targets_.clear();
-  fragment_targets_.reserve(targets);
-  for (std::uint32_t k = 0; k < all.size(); ++k) {
-    if (starts_group(k)) {
-      if (starts_target(k)) {
-        const auto at = static_cast<std::uint32_t>(fragment_groups_.size());
-        fragment_targets_.push_back({all[k].target, at, at});
-      }
-      fragment_groups_.emplace_back(k, k);
-      ++fragment_targets_.back().end;
-    }
-    fragment_groups_.back().second = k + 1;
-  }
   // In the order of "page#fragment": the pages by their text as if each ended in '#', which
   // orders "a#x" before "a!b#y" as the joined text does; then each page's groups by their
-  // fragment's text. A page's text is read for its own comparisons only, not for each of its
-  // groups': at a million URLs those reads were cache misses.
+  // fragment's text.
+  std::vector<bool> is_target(entries_.size());
+  fragments_.for_each_missing([&is_target](const auto& r) { is_target[r.target] = true; });
   std::vector<url_id> pages;
-  pages.reserve(fragment_targets_.size());
-  for (const fragment_target& target : fragment_targets_)
-    pages.push_back(target.target);
+  for (url_id id = 0; id < is_target.size(); ++id) {
+    if (is_target[id]) pages.push_back(id);
+  }
   order_by_text(pages, urls_, '#');
-  std::vector<fragment_target> by_id = std::move(fragment_targets_);  // by target id
-  fragment_targets_.clear();
-  fragment_targets_.reserve(by_id.size());
-  for (const url_id page : pages) {
-    fragment_targets_.push_back(
-        *std::ranges::lower_bound(by_id, page, {}, &fragment_target::target));
-  }
-  for (const fragment_target& target : fragment_targets_) {
-    std::sort(fragment_groups_.begin() + target.first, fragment_groups_.begin() + target.end,
-              [this, &all](const fragment_group& a, const fragment_group& b) {
-                return fragments_.fragment(all[a.first].fragment) <
-                       fragments_.fragment(all[b.first].fragment);
-              });
-  }
-}
-
-crawl_store::joined_url crawl_store::group_url(const fragment_group& group) const {
-  const auto& first = fragments_.missing_fragments()[group.first];
-  return {urls_[first.target], "#", fragments_.fragment(first.fragment)};
+  fragments_.group_missing(pages);
 }
 
 std::vector<std::uint32_t> crawl_store::problem_items(verdict meaning) const {
@@ -127,48 +77,21 @@ std::vector<std::uint32_t> crawl_store::problem_items(verdict meaning) const {
   for (const url_id id : order_) {  // by URL
     if (entries_[id].keeps_referrers && this->meaning(id) == meaning) ids.push_back(id);
   }
-  if (meaning != verdict::broken || fragment_groups_.empty()) return ids;
+  if (meaning != verdict::broken || fragments_.group_count() == 0) return ids;
   // Missing fragments are broken links too, merged in by their text ("page#fragment").
   std::vector<std::uint32_t> items;
-  items.reserve(ids.size() + fragment_groups_.size());
+  items.reserve(ids.size() + fragments_.group_count());
   std::size_t next_id = 0;
-  for (const fragment_target& target : fragment_targets_) {
-    for (std::uint32_t group = target.first; group < target.end; ++group) {
-      if (next_id < ids.size()) {
-        const joined_url url = group_url(fragment_groups_[group]);
-        while (next_id < ids.size() && joined_less({urls_[ids[next_id]]}, url))
-          items.push_back(ids[next_id++]);
-      }
-      items.push_back(kFragmentGroup | group);
+  fragments_.for_each_group([&](std::size_t group, const fragment_checks::reference& first) {
+    if (next_id < ids.size()) {
+      const joined_url url{urls_[first.target], "#", fragments_.fragment(first.fragment)};
+      while (next_id < ids.size() && joined_less({urls_[ids[next_id]]}, url))
+        items.push_back(ids[next_id++]);
     }
-  }
+    items.push_back(kFragmentGroup | static_cast<std::uint32_t>(group));
+  });
   items.insert(items.end(), ids.begin() + static_cast<std::ptrdiff_t>(next_id), ids.end());
   return items;
-}
-
-void crawl_store::prefetch_problem(std::uint32_t item, int stage) const {
-  if ((item & kFragmentGroup) == 0) return;  // few: the broken URLs themselves
-  const fragment_group& group = fragment_groups_[item & ~kFragmentGroup];
-  const auto& all = fragments_.missing_fragments();
-  const std::uint32_t end = std::min(group.second, group.first + 4);  // the first few places
-  switch (stage) {
-    case 0:
-      __builtin_prefetch(&group);
-      break;
-    case 1:
-      __builtin_prefetch(&all[group.first]);
-      break;
-    case 2:
-      urls_.prefetch_ref(all[group.first].target);
-      __builtin_prefetch(&entries_[all[group.first].target]);
-      for (std::uint32_t k = group.first; k < end; ++k)
-        urls_.prefetch_ref(all[k].source.page);
-      break;
-    default:
-      urls_.prefetch_text(all[group.first].target);
-      for (std::uint32_t k = group.first; k < end; ++k)
-        urls_.prefetch_text(all[k].source.page);
-  }
 }
 
 broken_link crawl_store::problem_item(std::uint32_t item) const {
@@ -183,18 +106,20 @@ void crawl_store::problem_item(std::uint32_t item, broken_link& link) const {
     return;
   }
   // Built into `link`'s own strings and vectors: a million URLs' report reads millions.
-  const auto& [begin, end] = fragment_groups_[item & ~kFragmentGroup];
-  const auto& all = fragments_.missing_fragments();
-  const auto& first = all[begin];
-  link.url.assign(urls_[first.target]).append("#").append(fragments_.fragment(first.fragment));
-  const auto page = page_state_of(first.target).page;
-  link.status.reset();
-  if (entries_[page].status != 0) link.status = entries_[page].status;
+  const std::size_t group = item & ~kFragmentGroup;
+  link.sources.resize(fragments_.group_size(group));
+  std::size_t k = 0;
+  fragments_.for_each_in_group(group, [&](const fragment_checks::reference& r) {
+    if (k == 0) {
+      link.url.assign(urls_[r.target]).append("#").append(fragments_.fragment(r.fragment));
+      const auto page = page_state_of(r.target).page;
+      link.status.reset();
+      if (entries_[page].status != 0) link.status = entries_[page].status;
+    }
+    read_source(fragments_.source(r), link.sources[k++]);
+  });
   link.error = "missing fragment";
   link.external = false;
-  link.sources.resize(end - begin);
-  for (std::uint32_t k = begin; k < end; ++k)
-    read_source(fragments_.source(all[k]), link.sources[k - begin]);
   if (link.sources.size() > 1) std::ranges::sort(link.sources);
   std::size_t referrers = 0;
   for (const auto& source : link.sources) {

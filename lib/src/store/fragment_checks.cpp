@@ -4,6 +4,7 @@
 #include <boost/url/pct_string_view.hpp>
 #include <utility>
 
+#include "store/spilled_sort.hpp"
 #include "text/ascii.hpp"
 #include "text/text_hashes.hpp"
 
@@ -57,12 +58,6 @@ void fragment_checks::check(const reference& r, url_id page) {
   if (!has(page, fragment, id_hash(fragment))) missing_.push_back(r);
 }
 
-void fragment_checks::sort_missing() {
-  std::ranges::sort(missing_.gather(), {}, [](const reference& r) {
-    return std::pair{r.target, r.fragment};
-  });
-}
-
 void fragment_checks::end_checks(const page_lookup& lookup) {
   later_.drain([this, &lookup](const reference& r) {
     const page_state state = lookup(r.target);
@@ -71,7 +66,66 @@ void fragment_checks::end_checks(const page_lookup& lookup) {
   // Assigned afresh, so that their memory goes too.
   anchors_ = {};
   anchor_hashes_ = {};
-  missing_.gather();  // after the rest is freed, so that its memory is reused
+}
+
+void fragment_checks::group_missing(std::span<const url_id> pages) {
+  // Sorted as numbers: each page by its place in `pages`, each fragment by its place in the
+  // order of the fragments' text; they are given back their ids as they come out in order.
+  std::vector<std::uint32_t> page_place(pages.empty() ? 0 : *std::ranges::max_element(pages) + 1);
+  for (std::uint32_t place = 0; place < pages.size(); ++place)
+    page_place[pages[place]] = place;
+  std::vector<std::uint32_t> by_text(fragments_.size());
+  for (std::uint32_t id = 0; id < by_text.size(); ++id)
+    by_text[id] = id;
+  std::ranges::sort(by_text, {}, [this](std::uint32_t id) { return fragments_[id]; });
+  std::vector<std::uint32_t> fragment_place(by_text.size());
+  for (std::uint32_t place = 0; place < by_text.size(); ++place)
+    fragment_place[by_text[place]] = place;
+  bool first = true;
+  reference last{};
+  sort_spilled(
+      missing_, run_, spilled_table<reference>::kBlock,
+      [&](reference& r) {
+        r.target = page_place[r.target];
+        r.fragment = fragment_place[r.fragment];
+      },
+      [](const reference& a, const reference& b) {
+        return std::pair(a.target, a.fragment) < std::pair(b.target, b.fragment);
+      },
+      [&](const reference& r) {
+        if (first || r.target != last.target || r.fragment != last.fragment)
+          group_starts_.push_back(static_cast<std::uint32_t>(grouped_.size()));
+        first = false;
+        last = r;
+        grouped_.push_back({pages[r.target], by_text[r.fragment], r.source});
+      });
+}
+
+std::size_t fragment_checks::read_grouped(std::size_t first, std::span<reference> into) const {
+  if (!grouped_.spilled()) {  // all in memory: read at once, by any thread
+    grouped_.read(first, into);
+    return into.size();
+  }
+  const std::lock_guard lock(read_mutex_);
+  auto held = std::ranges::find_if(read_blocks_, [first](const read_block& b) {
+    return b.first <= first && first < b.first + b.references.size();
+  });
+  if (held == read_blocks_.end()) {
+    held = read_blocks_.begin() + static_cast<std::ptrdiff_t>(next_read_block_);
+    next_read_block_ = (next_read_block_ + 1) % read_blocks_.size();
+    held->first = first / kReadBlock * kReadBlock;
+    held->references.resize(std::min(kReadBlock, grouped_.size() - held->first));
+    try {
+      grouped_.read(held->first, held->references);
+    } catch (...) {
+      held->references.clear();  // not held, then
+      throw;
+    }
+  }
+  const std::size_t count = std::min(into.size(), held->first + held->references.size() - first);
+  std::copy_n(held->references.begin() + static_cast<std::ptrdiff_t>(first - held->first), count,
+              into.begin());
+  return count;
 }
 
 std::uint32_t fragment_checks::intern(std::string_view fragment) {

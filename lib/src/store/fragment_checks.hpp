@@ -3,15 +3,20 @@
 // pages (`id` on any element, `name` on <a>). A page's ids are kept as 32-bit hashes once it
 // is parsed. A reference into a page parsed already (where its URL's redirects end) is
 // checked at once; one into a page not parsed yet is kept, and checked when the crawl ends
-// against where its URL leads then. Only the missing ones are kept after that. Both kinds
-// kept go to temporary files past some megabytes (store/spilled_table): a million pages'
-// crawl keeps millions of each, and reads them back only once.
+// against where its URL leads then. Only the missing ones are kept after that, and sorted in
+// groups for the reports. What is kept goes to temporary files past some megabytes
+// (store/spilled_table): a million pages' crawl keeps millions of references, and reads them
+// back once or twice, in order.
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "store/packed_source.hpp"
 #include "store/spilled_table.hpp"
@@ -42,9 +47,12 @@ class fragment_checks {
   /// Each kind of reference kept is kept in memory up to this many, then spilled to a file.
   static constexpr std::size_t kSpillFrom = (std::size_t{4} << 20) / sizeof(reference);
 
+  /// Sorts the missing references in runs of as many, too.
   explicit fragment_checks(std::size_t spill_from = kSpillFrom)
       : later_("the references to fragments of pages not parsed yet", spill_from),
-        missing_("the references to missing fragments", spill_from) {}
+        missing_("the references to missing fragments", spill_from),
+        grouped_("the references to missing fragments", spill_from),
+        run_(std::max(spill_from, spilled_table<reference>::kBlock)) {}
 
   /// True for the fragments every page has: empty, or "top" (any case).
   static bool always_present(std::string_view fragment);
@@ -58,19 +66,55 @@ class fragment_checks {
   void page_parsed(url_id page, std::span<const std::uint32_t> hashes);
 
   /// How many references were found missing so far.
-  std::size_t missing_count() const { return missing_.size(); }
+  std::size_t missing_count() const { return missing_.size() + grouped_.size(); }
   /// No more pages or references come: the references kept for later are checked against
   /// the page their URL leads to, as `lookup` tells it now (those that lead to no parsed page
-  /// are dropped), then what only checking needs (the pages' id hashes) is dropped, and the
-  /// missing references are read back into memory if they were spilled.
+  /// are dropped), then what only checking needs (the pages' id hashes) is dropped.
   /// Throws std::system_error if a spilled table cannot be read back.
   void end_checks(const page_lookup& lookup);
-  /// The references whose fragment was missing, after end_checks(): in no particular order,
-  /// or as sort_missing() left them.
-  const table_array<reference>& missing_fragments() const { return missing_.in_memory(); }
-  /// Orders the missing references by target and fragment, so that the references to one
-  /// fragment of one page are together.
-  void sort_missing();
+  /// Calls `visit(reference)` with each missing reference, in no particular order; after
+  /// end_checks(), before group_missing(). Throws as end_checks().
+  template <class Visit>
+  void for_each_missing(Visit visit) const {
+    missing_.for_each(visit);
+  }
+  /// Orders the missing references as the reports read them, in groups of the references to
+  /// one fragment of one page: the pages in the order of `pages`, which holds the target of
+  /// every missing reference once, and each page's fragments by their text. Sorted in runs of
+  /// a few megabytes, so that a spilled table is not read back into memory. After
+  /// end_checks(), once. Throws as end_checks().
+  void group_missing(std::span<const url_id> pages);
+  /// How many groups group_missing() made.
+  std::size_t group_count() const { return group_starts_.size(); }
+  /// How many references group `group` has.
+  std::size_t group_size(std::size_t group) const {
+    return group_end(group) - group_starts_[group];
+  }
+  /// Calls `visit(group, first_reference)` for each group, in order, reading the references
+  /// once in turn. Throws as end_checks().
+  template <class Visit>
+  void for_each_group(Visit visit) const {
+    std::size_t group = 0;
+    std::size_t index = 0;
+    grouped_.for_each([&](const reference& r) {
+      if (group < group_starts_.size() && group_starts_[group] == index) visit(group++, r);
+      ++index;
+    });
+  }
+  /// Calls `visit(reference)` with each reference of group `group`. Safe from several threads
+  /// at once: a few blocks of a spilled table are kept for the next groups. Throws as
+  /// end_checks().
+  template <class Visit>
+  void for_each_in_group(std::size_t group, Visit visit) const {
+    std::array<reference, 32> chunk;
+    for (std::size_t at = group_starts_[group], end = group_end(group); at < end;) {
+      const std::size_t count =
+          read_grouped(at, std::span(chunk).first(std::min(chunk.size(), end - at)));
+      for (std::size_t k = 0; k < count; ++k)
+        visit(static_cast<const reference&>(chunk[k]));
+      at += count;
+    }
+  }
   /// The text of fragment `id`.
   std::string_view fragment(std::uint32_t id) const { return fragments_[id]; }
   /// Where missing reference `r` is.
@@ -80,6 +124,12 @@ class fragment_checks {
   bool has(url_id page, std::string_view fragment, std::uint32_t hash) const;
   void check(const reference& r, url_id page);
   std::uint32_t intern(std::string_view fragment);
+  std::size_t group_end(std::size_t group) const {
+    return group + 1 < group_starts_.size() ? group_starts_[group + 1] : grouped_.size();
+  }
+  // Copies grouped references from `first` on into `into`, as many as one read gives (at
+  // least one); returns how many.
+  std::size_t read_grouped(std::size_t first, std::span<reference> into) const;
 
   // A parsed page's ids: its hashes are anchor_hashes_[begin, begin + count), sorted.
   struct anchor_span {
@@ -99,7 +149,21 @@ class fragment_checks {
   // through a crawl of a million pages, 2.2 million of them waited for 400,000 pages, 48 MB
   // in lists by page when each was checked as its page came.
   spilled_table<reference> later_;
-  spilled_table<reference> missing_;
+  spilled_table<reference> missing_;  // as found, until group_missing()
+  // After group_missing(): the missing references in groups, and where each group begins.
+  spilled_table<reference> grouped_;
+  table_array<std::uint32_t> group_starts_;
+  std::size_t run_;  // how many references are sorted in memory at a time
+  // The last blocks of grouped_ read, while it is spilled: the reports read the groups in
+  // order, a block of them at a time on each of two threads.
+  struct read_block {
+    std::size_t first = 0;
+    std::vector<reference> references;
+  };
+  static constexpr std::size_t kReadBlock = (std::size_t{64} << 10) / sizeof(reference);
+  mutable std::mutex read_mutex_;
+  mutable std::array<read_block, 4> read_blocks_;
+  mutable std::size_t next_read_block_ = 0;
   source_packing packing_;  // the places of the references kept, packed only then
 };
 

@@ -1,7 +1,8 @@
 #pragma once
 // A table that is only added to while a crawl runs and read at its end: once it holds more
 // than a threshold, what it holds goes to a spill_file, and what is added after goes there in
-// blocks, so that its memory is a block's, not the table's. gather() brings it all back.
+// blocks, so that its memory is a block's, not the table's. It is read back a block at a time,
+// or a range at a time.
 // Spilling is a saving, never a condition: when no file can be made or written, the table
 // stays in memory (a warning says so once) and loses nothing.
 
@@ -42,45 +43,50 @@ class spilled_table {
   /// How many elements were added, in memory or not.
   std::size_t size() const { return spilled_ + kept_.size() + block_.size(); }
 
+  /// Copies elements [first, first + into.size()) (all of them added) into `into`, from the
+  /// file or from memory. Safe from several threads at once while nothing is added. Throws
+  /// std::system_error if the file cannot be read.
+  void read(std::size_t first, std::span<T> into) const {
+    if (first < spilled_ && !into.empty()) {
+      const std::span<T> from_file = into.first(std::min(into.size(), spilled_ - first));
+      const std::error_code error =
+          file_->read_at(first * sizeof(T), std::as_writable_bytes(from_file));
+      if (error)
+        throw std::system_error(error, std::string("reading back ") + what_ + " from a file");
+      into = into.subspan(from_file.size());
+      first += from_file.size();
+    }
+    for (T& value : into) {
+      const std::size_t at = first++ - spilled_;
+      value = at < kept_.size() ? kept_[at] : block_[at - kept_.size()];
+    }
+  }
   /// Calls `visit(element)` with every element, in the order added, reading the file back a
-  /// block at a time, then empties the table and closes its file. `visit` may add to other
-  /// tables, not to this one. The table spills no more after it. Throws std::system_error if
-  /// the file cannot be read.
+  /// block at a time. `visit` may not add to this table. Throws as read().
+  template <class Visit>
+  void for_each(Visit visit) const {
+    std::vector<T> chunk(std::min(kBlock, size()));
+    for (std::size_t at = 0; at < size(); at += chunk.size()) {
+      const std::span<T> part(chunk.data(), std::min(chunk.size(), size() - at));
+      read(at, part);
+      for (const T& value : part)
+        visit(value);
+    }
+  }
+  /// for_each(), then empties the table and closes its file, which spills no more.
   template <class Visit>
   void drain(Visit visit) {
     may_spill_ = false;
-    if (file_) {
-      std::vector<T> chunk(kBlock);
-      for (std::size_t at = 0; at < spilled_; at += chunk.size()) {
-        const std::span<T> read(chunk.data(), std::min(chunk.size(), spilled_ - at));
-        const std::error_code error = file_->read_at(at * sizeof(T), std::as_writable_bytes(read));
-        if (error)
-          throw std::system_error(error, std::string("reading back ") + what_ + " from a file");
-        for (const T& value : read)
-          visit(value);
-      }
-    }
-    for (const T& value : kept_)
-      visit(value);
-    for (const T& value : block_)
-      visit(value);
+    for_each(std::move(visit));
     kept_ = {};  // assigned afresh, so that their memory goes
     block_ = {};
     file_.reset();
     spilled_ = 0;
   }
-  /// Every element, in the order added, in memory: read back from the file, which is closed.
-  /// The table spills no more after it. Throws std::system_error if the file cannot be read.
-  table_array<T>& gather() {
-    may_spill_ = false;
-    if (!file_) return kept_;
-    table_array<T> all;
-    drain([&all](const T& value) { all.push_back(value); });
-    kept_ = std::move(all);
-    return kept_;
-  }
-  /// The elements in memory: all of them after gather(), or while none were spilled.
+  /// The elements in memory: all of them while none were spilled.
   const table_array<T>& in_memory() const { return kept_; }
+  /// Whether some elements are in a file.
+  bool spilled() const { return spilled_ != 0; }
 
  private:
   // Moves what the table holds to a new file; if that fails, the table keeps it in memory.
@@ -123,7 +129,7 @@ class spilled_table {
   bool may_spill_ = true;
   std::optional<spill_file> file_;  // holds elements [0, spilled_)
   std::size_t spilled_ = 0;
-  table_array<T> kept_;   // before spilling, after gather(), or after a failure to spill
+  table_array<T> kept_;   // before spilling, or after a failure to spill
   std::vector<T> block_;  // to be written next, after the file's elements
 };
 
