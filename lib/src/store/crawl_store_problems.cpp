@@ -62,14 +62,8 @@ void crawl_store::group_missing_fragments() {
   // In the order of "page#fragment": the pages by their text as if each ended in '#', which
   // orders "a#x" before "a!b#y" as the joined text does; then each page's groups by their
   // fragment's text.
-  std::vector<bool> is_target(entries_.size());
-  fragments_.for_each_missing([&is_target](const auto& r) { is_target[r.target] = true; });
-  std::vector<url_id> pages;
-  for (url_id id = 0; id < is_target.size(); ++id) {
-    if (is_target[id]) pages.push_back(id);
-  }
-  order_by_text(pages, urls_, '#');
-  fragments_.group_missing(pages);
+  fragments_.group_missing(
+      [this](std::vector<url_id>& pages) { order_by_text(pages, urls_, '#'); });
 }
 
 std::vector<std::uint32_t> crawl_store::problem_items(verdict meaning) const {

@@ -68,17 +68,31 @@ void fragment_checks::end_checks(const page_lookup& lookup) {
   anchor_hashes_ = {};
 }
 
-void fragment_checks::group_missing(std::span<const url_id> pages) {
-  // Sorted as numbers: each page by its place in `pages`, each fragment by its place in the
-  // order of the fragments' text; they are given back their ids as they come out in order.
-  std::vector<std::uint32_t> page_place(pages.empty() ? 0 : *std::ranges::max_element(pages) + 1);
+void fragment_checks::group_missing(const page_order& order) {
+  // Sorted as numbers: each page by its place in the order given, each fragment by its place
+  // in the order of the text of those the missing references name (of all the fragments
+  // kept, most were found); they are given back their ids as they come out in order.
+  std::vector<bool> is_target;
+  std::vector<bool> is_missing(fragments_.size());
+  missing_.for_each([&](const reference& r) {
+    if (r.target >= is_target.size()) is_target.resize(r.target + std::size_t{1});
+    is_target[r.target] = true;
+    is_missing[r.fragment] = true;
+  });
+  std::vector<url_id> pages;
+  for (url_id id = 0; id < is_target.size(); ++id) {
+    if (is_target[id]) pages.push_back(id);
+  }
+  order(pages);
+  std::vector<std::uint32_t> page_place(is_target.size());
   for (std::uint32_t place = 0; place < pages.size(); ++place)
     page_place[pages[place]] = place;
-  std::vector<std::uint32_t> by_text(fragments_.size());
-  for (std::uint32_t id = 0; id < by_text.size(); ++id)
-    by_text[id] = id;
+  std::vector<std::uint32_t> by_text;
+  for (std::uint32_t id = 0; id < is_missing.size(); ++id) {
+    if (is_missing[id]) by_text.push_back(id);
+  }
   std::ranges::sort(by_text, {}, [this](std::uint32_t id) { return fragments_[id]; });
-  std::vector<std::uint32_t> fragment_place(by_text.size());
+  std::vector<std::uint32_t> fragment_place(is_missing.size());
   for (std::uint32_t place = 0; place < by_text.size(); ++place)
     fragment_place[by_text[place]] = place;
   bool first = true;

@@ -72,18 +72,14 @@ class fragment_checks {
   /// are dropped), then what only checking needs (the pages' id hashes) is dropped.
   /// Throws std::system_error if a spilled table cannot be read back.
   void end_checks(const page_lookup& lookup);
-  /// Calls `visit(reference)` with each missing reference, in no particular order; after
-  /// end_checks(), before group_missing(). Throws as end_checks().
-  template <class Visit>
-  void for_each_missing(Visit visit) const {
-    missing_.for_each(visit);
-  }
+  /// Orders the pages of `pages` (ids of the targets of missing references, each once) in the
+  /// order their groups are to come.
+  using page_order = std::function<void(std::vector<url_id>& pages)>;
   /// Orders the missing references as the reports read them, in groups of the references to
-  /// one fragment of one page: the pages in the order of `pages`, which holds the target of
-  /// every missing reference once, and each page's fragments by their text. Sorted in runs of
-  /// a few megabytes, so that a spilled table is not read back into memory. After
-  /// end_checks(), once. Throws as end_checks().
-  void group_missing(std::span<const url_id> pages);
+  /// one fragment of one page: the pages as `order` orders them, and each page's fragments by
+  /// their text. Sorted in runs of a few megabytes, so that a spilled table is not read back
+  /// into memory. After end_checks(), once. Throws as end_checks().
+  void group_missing(const page_order& order);
   /// How many groups group_missing() made.
   std::size_t group_count() const { return group_starts_.size(); }
   /// How many references group `group` has.

@@ -65,13 +65,19 @@ class spilled_table {
   /// block at a time. `visit` may not add to this table. Throws as read().
   template <class Visit>
   void for_each(Visit visit) const {
-    std::vector<T> chunk(std::min(kBlock, size()));
-    for (std::size_t at = 0; at < size(); at += chunk.size()) {
-      const std::span<T> part(chunk.data(), std::min(chunk.size(), size() - at));
-      read(at, part);
-      for (const T& value : part)
-        visit(value);
+    if (spilled_ != 0) {
+      std::vector<T> chunk(std::min(kBlock, spilled_));
+      for (std::size_t at = 0; at < spilled_; at += chunk.size()) {
+        const std::span<T> part(chunk.data(), std::min(chunk.size(), spilled_ - at));
+        read(at, part);
+        for (const T& value : part)
+          visit(value);
+      }
     }
+    for (const T& value : kept_)
+      visit(value);
+    for (const T& value : block_)
+      visit(value);
   }
   /// for_each(), then empties the table and closes its file, which spills no more.
   template <class Visit>
