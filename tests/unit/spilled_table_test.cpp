@@ -6,13 +6,17 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <array>
 #include <csignal>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "spill_dir.hpp"
+#include "store/spilled_reader.hpp"
 #include "temp_dir.hpp"
 
 namespace corocrawl {
@@ -124,6 +128,39 @@ TEST(SpilledTable, AFileThatStopsGrowingKeepsTheRestInMemory) {
   EXPECT_EQ(t.size(), count);
   EXPECT_EQ(t.in_memory().size(), count - 3 * table::kBlock);
   expect_numbered(t, count);
+}
+
+// A reader keeps the blocks it read for the next reads: two threads reading all of a spilled
+// table in small pieces, one from its start and one from its end, each get every element.
+TEST(SpilledTable, AReaderGivesEveryElementToTwoThreadsAtOnce) {
+  testing::temp_dir dir;
+  scoped_tmpdir tmp(dir.path().string());
+  const std::size_t count = 7 * table::kBlock + 13;
+  table t("test records", table::kBlock);
+  for (std::size_t i = 0; i < count; ++i)
+    t.push_back(numbered(i));
+  ASSERT_TRUE(t.spilled());
+  const spilled_reader<record20> reader(t);
+  const auto read_all = [&](bool backwards, std::size_t& wrong) {
+    std::array<record20, 5> piece;
+    for (std::size_t n = 0; n < count; n += piece.size()) {
+      const std::size_t start = backwards ? count - std::min(count, n + piece.size()) : n;
+      for (std::size_t at = start; at < std::min(count, start + piece.size());) {
+        const std::size_t got =
+            reader.read(at, std::span(piece).first(std::min(piece.size(), count - at)));
+        for (std::size_t k = 0; k < got; ++k)
+          wrong += is_numbered(piece[k], at + k) ? 0 : 1;
+        at += got;
+      }
+    }
+  };
+  std::size_t wrong_forwards = 0;
+  std::size_t wrong_backwards = 0;
+  std::thread other(read_all, true, std::ref(wrong_backwards));
+  read_all(false, wrong_forwards);
+  other.join();
+  EXPECT_EQ(wrong_forwards, 0U);
+  EXPECT_EQ(wrong_backwards, 0U);
 }
 
 }  // namespace

@@ -115,33 +115,6 @@ void fragment_checks::group_missing(const page_order& order) {
       });
 }
 
-std::size_t fragment_checks::read_grouped(std::size_t first, std::span<reference> into) const {
-  if (!grouped_.spilled()) {  // all in memory: read at once, by any thread
-    grouped_.read(first, into);
-    return into.size();
-  }
-  const std::lock_guard lock(read_mutex_);
-  auto held = std::ranges::find_if(read_blocks_, [first](const read_block& b) {
-    return b.first <= first && first < b.first + b.references.size();
-  });
-  if (held == read_blocks_.end()) {
-    held = read_blocks_.begin() + static_cast<std::ptrdiff_t>(next_read_block_);
-    next_read_block_ = (next_read_block_ + 1) % read_blocks_.size();
-    held->first = first / kReadBlock * kReadBlock;
-    held->references.resize(std::min(kReadBlock, grouped_.size() - held->first));
-    try {
-      grouped_.read(held->first, held->references);
-    } catch (...) {
-      held->references.clear();  // not held, then
-      throw;
-    }
-  }
-  const std::size_t count = std::min(into.size(), held->first + held->references.size() - first);
-  std::copy_n(held->references.begin() + static_cast<std::ptrdiff_t>(first - held->first), count,
-              into.begin());
-  return count;
-}
-
 std::uint32_t fragment_checks::intern(std::string_view fragment) {
   if (const auto known = fragments_.find(fragment)) return *known;
   return fragments_.add(fragment);

@@ -13,12 +13,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <span>
 #include <string_view>
 #include <vector>
 
 #include "store/packed_source.hpp"
+#include "store/spilled_reader.hpp"
 #include "store/spilled_table.hpp"
 #include "store/table_memory.hpp"
 #include "store/url_table.hpp"
@@ -105,7 +105,7 @@ class fragment_checks {
     std::array<reference, 32> chunk;
     for (std::size_t at = group_starts_[group], end = group_end(group); at < end;) {
       const std::size_t count =
-          read_grouped(at, std::span(chunk).first(std::min(chunk.size(), end - at)));
+          grouped_reader_.read(at, std::span(chunk).first(std::min(chunk.size(), end - at)));
       for (std::size_t k = 0; k < count; ++k)
         visit(static_cast<const reference&>(chunk[k]));
       at += count;
@@ -123,9 +123,6 @@ class fragment_checks {
   std::size_t group_end(std::size_t group) const {
     return group + 1 < group_starts_.size() ? group_starts_[group + 1] : grouped_.size();
   }
-  // Copies grouped references from `first` on into `into`, as many as one read gives (at
-  // least one); returns how many.
-  std::size_t read_grouped(std::size_t first, std::span<reference> into) const;
 
   // A parsed page's ids: its hashes are anchor_hashes_[begin, begin + count), sorted.
   struct anchor_span {
@@ -150,16 +147,7 @@ class fragment_checks {
   spilled_table<reference> grouped_;
   table_array<std::uint32_t> group_starts_;
   std::size_t run_;  // how many references are sorted in memory at a time
-  // The last blocks of grouped_ read, while it is spilled: the reports read the groups in
-  // order, a block of them at a time on each of two threads.
-  struct read_block {
-    std::size_t first = 0;
-    std::vector<reference> references;
-  };
-  static constexpr std::size_t kReadBlock = (std::size_t{64} << 10) / sizeof(reference);
-  mutable std::mutex read_mutex_;
-  mutable std::array<read_block, 4> read_blocks_;
-  mutable std::size_t next_read_block_ = 0;
+  spilled_reader<reference> grouped_reader_{grouped_};  // for the reports' threads
   source_packing packing_;  // the places of the references kept, packed only then
 };
 

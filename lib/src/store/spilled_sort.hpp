@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <queue>
-#include <span>
 #include <vector>
 
 #include "store/spilled_table.hpp"
