@@ -220,6 +220,69 @@ TEST(FragmentChecks, APagesIdsAcrossTheEndOfARegionAreFound) {
   EXPECT_EQ(missing(checks), (std::vector<std::string>{"1#id3@2002", "2#first0@2000"}));
 }
 
+// Past a threshold the pages' ids go to a temporary file: references into those pages, noted
+// before or after the page was parsed, through a redirect or not, are checked at the end
+// against the file, as they would have been in memory, a page's ids longer than a block of the
+// file too.
+TEST(FragmentChecks, ReferencesIntoPagesWhoseIdsAreInAFileAreCheckedAtTheEnd) {
+  testing::temp_dir dir;
+  testing::scoped_tmpdir tmp(dir.path().string());
+  constexpr std::uint32_t kPages = 3000;
+  constexpr std::uint32_t kRedirected = 10'000;  // kRedirected + page redirects to page
+  const auto id_count = [](std::uint32_t page) -> std::uint32_t {
+    return page == 1500 ? 40'000 : page % 20;  // 40,000 ids: more than a block of the file
+  };
+  std::vector<std::string> expected;
+  std::uint32_t line = 0;
+  // Notes references to fragments "s<0-24>" (one percent-encoded) of `page` through `target`.
+  const auto refer = [&](fragment_checks& checks, std::uint32_t target, std::uint32_t page,
+                         const state& known, bool expect) {
+    for (const std::uint32_t i : {0U, 3U, 1U, page % 25, 19U}) {
+      const std::string fragment = i == 1 ? "s%31" : "s" + std::to_string(i);
+      note(checks, target, fragment, from_line(++line), known);
+      if (expect && i >= id_count(page))
+        expected.push_back(std::to_string(target) + "#" + fragment + "@" + std::to_string(line));
+    }
+  };
+  const auto crawl = [&](fragment_checks& checks, bool expect, int& files_midway) {
+    line = 0;
+    for (std::uint32_t page = 0; page < kPages; page += 3)
+      refer(checks, page, page, {state::not_yet, page}, expect);
+    for (std::uint32_t page = 0; page < kPages; ++page) {
+      std::vector<std::string> ids;
+      for (std::uint32_t i = 0; i < id_count(page); ++i)
+        ids.push_back("s" + std::to_string(i));
+      parsed(checks, page, ids);
+      refer(checks, page, page, {state::anchors, page}, expect);  // its ids are in memory
+      refer(checks, page / 2, page / 2, {state::anchors, page / 2}, expect);
+    }
+    for (std::uint32_t page = 0; page < kPages; page += 7) {
+      refer(checks, page, page, {state::anchors, page}, expect);
+      refer(checks, kRedirected + page, page, {state::anchors, page}, expect);
+      refer(checks, 2 * kRedirected + page, page, {state::not_yet, 2 * kRedirected + page}, expect);
+    }
+    files_midway = testing::files_open_in(dir.path());
+    std::map<std::uint32_t, state> known;
+    for (std::uint32_t page = 0; page < kPages; ++page) {
+      known[page] = {state::anchors, page};
+      known[2 * kRedirected + page] = {state::anchors, page};
+    }
+    return missing(checks, states(known));
+  };
+  fragment_checks spilling(1);  // the ids from one block on
+  fragment_checks kept;
+  int files_spilling = 0;
+  int files_kept = 0;
+  const std::vector<std::string> from_memory = crawl(kept, false, files_kept);
+  const std::vector<std::string> read = crawl(spilling, true, files_spilling);
+  EXPECT_EQ(read, from_memory);
+  EXPECT_EQ(files_kept, 0);
+  EXPECT_GE(files_spilling, 3);  // the ids, the references waiting for them, the missing
+  std::ranges::sort(expected);
+  ASSERT_GT(expected.size(), 10'000U);
+  EXPECT_EQ(read, expected);
+}
+
 // Past a threshold the missing references go to a temporary file, and are sorted into groups
 // in runs merged from another: they come back in the same groups, in the same order, places
 // and all, as they do from memory, read in turn or by two threads at once.

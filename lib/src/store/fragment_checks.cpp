@@ -17,45 +17,60 @@ bool fragment_checks::always_present(std::string_view fragment) {
 void fragment_checks::note(url_id target, std::string_view fragment, std::uint32_t hash,
                            const stored_source& source, const page_state& state) {
   if (always_present(fragment) || state.what == page_state::unchecked) return;
-  if (state.what == page_state::anchors) {
-    if (!has(state.page, fragment, hash))
+  if (state.what == page_state::not_yet) {
+    later_.push_back({target, intern(fragment), packing_.pack(source)});
+    return;
+  }
+  const std::uint32_t at = ids_at(state.page);
+  if (at == kNotParsed) return;
+  if (const auto ids = ids_in_memory(at)) {
+    // A fragment found is not interned: most are.
+    if (!has(*ids, fragment, hash))
       missing_.push_back({target, intern(fragment), packing_.pack(source)});
   } else {
-    later_.push_back({target, intern(fragment), packing_.pack(source)});
+    against_file_.push_back({at, {target, intern(fragment), packing_.pack(source)}});
   }
 }
 
 void fragment_checks::page_parsed(url_id page, std::span<const std::uint32_t> hashes) {
-  if (anchor_hashes_.size() + hashes.size() >= anchor_span::kNone) return;
+  if (ids_.size() + 1 + hashes.size() >= kNotParsed) return;
   while (anchors_.size() <= page)
-    anchors_.emplace_back();
-  anchors_[page] = {static_cast<std::uint32_t>(anchor_hashes_.size()),
-                    static_cast<std::uint32_t>(hashes.size())};
+    anchors_.push_back(kNotParsed);
+  anchors_[page] = static_cast<std::uint32_t>(ids_.size());
+  ids_.push_back(static_cast<std::uint32_t>(hashes.size()));
   for (const std::uint32_t hash : hashes)
-    anchor_hashes_.push_back(hash);
+    ids_.push_back(hash);
 }
 
-bool fragment_checks::has(url_id page, std::string_view fragment, std::uint32_t hash) const {
-  if (page >= anchors_.size() || anchors_[page].begin == anchor_span::kNone) return true;
-  const anchor_span ids = anchors_[page];
-  // Searched as one array where the page's hashes lie in one region of the table: all but a
-  // page's across a region's end.
-  const auto holds = [&](std::uint32_t h) {
-    if (const std::uint32_t* first = anchor_hashes_.contiguous(ids.begin, ids.count))
-      return std::binary_search(first, first + ids.count, h);
-    const auto first = anchor_hashes_.begin() + ids.begin;
-    return std::binary_search(first, first + ids.count, h);
-  };
-  if (holds(hash)) return true;
+std::optional<std::span<const std::uint32_t>> fragment_checks::ids_in_memory(std::uint32_t at) {
+  const std::uint32_t* count = ids_.contiguous(at, 1);
+  if (count == nullptr) return std::nullopt;  // in the file
+  if (const std::uint32_t* first = ids_.contiguous(at + std::size_t{1}, *count))
+    return std::span(first, *count);
+  // Across the end of a region of memory, or none.
+  ids_read_.resize(*count);
+  ids_.read(at + std::size_t{1}, ids_read_);
+  return ids_read_;
+}
+
+bool fragment_checks::has(std::span<const std::uint32_t> ids, std::string_view fragment,
+                          std::uint32_t hash) {
+  if (std::ranges::binary_search(ids, hash)) return true;
   // As browsers do, the fragment percent-decoded is looked for too.
   if (fragment.find('%') == std::string_view::npos) return false;
   const auto escaped = boost::urls::make_pct_string_view(fragment);
-  return escaped && holds(id_hash(escaped->decode()));
+  return escaped && std::ranges::binary_search(ids, id_hash(escaped->decode()));
 }
 
 void fragment_checks::check(const reference& r, url_id page) {
-  const std::string_view fragment = fragments_[r.fragment];
-  if (!has(page, fragment, id_hash(fragment))) missing_.push_back(r);
+  const std::uint32_t at = ids_at(page);
+  if (at == kNotParsed) return;
+  if (const auto ids = ids_in_memory(at)) {
+    const std::string_view fragment = fragments_[r.fragment];
+    if (!has(*ids, fragment, id_hash(fragment))) missing_.push_back(r);
+  } else {
+    against_file_.push_back({at, r});
+  }
 }
 
 void fragment_checks::end_checks(const page_lookup& lookup) {
@@ -63,9 +78,36 @@ void fragment_checks::end_checks(const page_lookup& lookup) {
     const page_state state = lookup(r.target);
     if (state.what == page_state::anchors) check(r, state.page);
   });
+  check_against_file();
   // Assigned afresh, so that their memory goes too.
   anchors_ = {};
-  anchor_hashes_ = {};
+  ids_.clear();
+  ids_read_ = {};
+}
+
+void fragment_checks::check_against_file() {
+  // Sorted by where their page's ids are, the references read the file once, in order: a
+  // window of it at a time, moved on when a page's ids lie past its end.
+  std::vector<std::uint32_t> window;
+  std::size_t window_at = 0;
+  const auto load = [&](std::size_t at, std::size_t count) {
+    window.resize(
+        std::min(std::max(count, spilled_table<std::uint32_t>::kBlock), ids_.size() - at));
+    ids_.read(at, window);
+    window_at = at;
+  };
+  sort_spilled(
+      against_file_, run_, spilled_table<check_in_file>::kBlock, [](check_in_file&) {},
+      [](const check_in_file& a, const check_in_file& b) { return a.ids_at < b.ids_at; },
+      [&](const check_in_file& c) {
+        if (c.ids_at < window_at || c.ids_at >= window_at + window.size()) load(c.ids_at, 1);
+        const std::uint32_t count = window[c.ids_at - window_at];
+        if (c.ids_at + std::size_t{1} + count > window_at + window.size())
+          load(c.ids_at, std::size_t{1} + count);
+        const std::string_view fragment = fragments_[c.r.fragment];
+        const auto ids = std::span(window).subspan(c.ids_at - window_at + 1, count);
+        if (!has(ids, fragment, id_hash(fragment))) missing_.push_back(c.r);
+      });
 }
 
 void fragment_checks::group_missing(const page_order& order) {

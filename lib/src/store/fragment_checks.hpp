@@ -2,17 +2,19 @@
 // The #fragments of links into the crawl's HTML pages, checked against the ids in those
 // pages (`id` on any element, `name` on <a>). A page's ids are kept as 32-bit hashes once it
 // is parsed. A reference into a page parsed already (where its URL's redirects end) is
-// checked at once; one into a page not parsed yet is kept, and checked when the crawl ends
-// against where its URL leads then. Only the missing ones are kept after that, and sorted in
-// groups for the reports. What is kept goes to temporary files past some megabytes
-// (store/spilled_table): a million pages' crawl keeps millions of references, and reads them
-// back once or twice, in order.
+// checked at once while that page's ids are in memory; one into a page not parsed yet is
+// kept, and checked when the crawl ends against where its URL leads then. Only the missing
+// ones are kept after that, and sorted in groups for the reports. What is kept goes to
+// temporary files past some megabytes (store/spilled_table), the pages' ids too: a million
+// pages' crawl keeps millions of references and ids, and reads them back once or twice, in
+// order.
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -47,9 +49,11 @@ class fragment_checks {
   /// Each kind of reference kept is kept in memory up to this many, then spilled to a file.
   static constexpr std::size_t kSpillFrom = (std::size_t{4} << 20) / sizeof(reference);
 
-  /// Sorts the missing references in runs of as many, too.
+  /// Sorts the references in runs of as many, too; the pages' ids spill from as many bytes.
   explicit fragment_checks(std::size_t spill_from = kSpillFrom)
-      : later_("the references to fragments of pages not parsed yet", spill_from),
+      : ids_("the ids of the pages parsed", spill_from * sizeof(reference) / sizeof(std::uint32_t)),
+        later_("the references to fragments of pages not parsed yet", spill_from),
+        against_file_("the references to fragments of pages whose ids are in a file", spill_from),
         missing_("the references to missing fragments", spill_from),
         grouped_("the references to missing fragments", spill_from),
         run_(std::max(spill_from, spilled_table<reference>::kBlock)) {}
@@ -65,11 +69,13 @@ class fragment_checks {
   /// `page` is parsed completely, and `hashes` are its ids' (id_hashes()).
   void page_parsed(url_id page, std::span<const std::uint32_t> hashes);
 
-  /// How many references were found missing so far.
+  /// How many references were found missing so far (those into pages whose ids are in a
+  /// file are checked by end_checks()).
   std::size_t missing_count() const { return missing_.size() + grouped_.size(); }
   /// No more pages or references come: the references kept for later are checked against
   /// the page their URL leads to, as `lookup` tells it now (those that lead to no parsed page
-  /// are dropped), then what only checking needs (the pages' id hashes) is dropped.
+  /// are dropped), those into pages whose ids are in a file against them, read once in order;
+  /// then what only checking needs (the pages' ids) is dropped.
   /// Throws std::system_error if a spilled table cannot be read back.
   void end_checks(const page_lookup& lookup);
   /// Orders the pages of `pages` (ids of the targets of missing references, each once) in the
@@ -117,24 +123,36 @@ class fragment_checks {
   stored_source source(const reference& r) const { return packing_.unpack(r.source); }
 
  private:
-  bool has(url_id page, std::string_view fragment, std::uint32_t hash) const;
+  static constexpr std::uint32_t kNotParsed = 0xffff'ffff;
+  // A reference into a page whose ids are at ids_[ids_at] in the file: 24 bytes.
+  struct check_in_file {
+    std::uint32_t ids_at;
+    reference r;
+  };
+  // Where `page`'s ids are in ids_, or kNotParsed.
+  std::uint32_t ids_at(url_id page) const {
+    return page < anchors_.size() ? anchors_[page] : kNotParsed;
+  }
+  // The ids at ids_[at], when they are in memory.
+  std::optional<std::span<const std::uint32_t>> ids_in_memory(std::uint32_t at);
+  static bool has(std::span<const std::uint32_t> ids, std::string_view fragment,
+                  std::uint32_t hash);
+  // Checks `r` against the ids of `page` now if they are in memory, else at the end.
   void check(const reference& r, url_id page);
+  void check_against_file();
   std::uint32_t intern(std::string_view fragment);
   std::size_t group_end(std::size_t group) const {
     return group + 1 < group_starts_.size() ? group_starts_[group + 1] : grouped_.size();
   }
 
-  // A parsed page's ids: its hashes are anchor_hashes_[begin, begin + count), sorted.
-  struct anchor_span {
-    static constexpr std::uint32_t kNone = 0xffff'ffff;
-    std::uint32_t begin = kNone;  // kNone: not parsed (or past 2^32 hashes: not checked)
-    std::uint32_t count = 0;
-  };
-
-  // By url id, 8 bytes a URL, and the hashes back to back: no allocation per page (a map
-  // node and a vector a page would cost some 96 bytes more).
-  table_array<anchor_span> anchors_;
-  table_array<std::uint32_t> anchor_hashes_;
+  // The parsed pages' ids, back to back: each page's count, then its hashes, sorted. Where a
+  // page's are, by url id: kNotParsed for a page not parsed (or past 2^32 hashes: not
+  // checked). 4 bytes a URL and 4 an id, and no allocation per page; past some megabytes the
+  // ids go to a file (at a million pages, 7 million ids took 28 MB), and the references into
+  // the pages whose ids are there wait for the crawl's end in against_file_.
+  table_array<std::uint32_t> anchors_;
+  spilled_table<std::uint32_t> ids_;
+  std::vector<std::uint32_t> ids_read_;  // a page's ids read from memory in pieces
   // The text of the fragments of the references kept, each once (a fragment found at once
   // is not kept): a few bytes besides the text, no allocation each.
   url_table fragments_;
@@ -142,6 +160,7 @@ class fragment_checks {
   // through a crawl of a million pages, 2.2 million of them waited for 400,000 pages, 48 MB
   // in lists by page when each was checked as its page came.
   spilled_table<reference> later_;
+  spilled_table<check_in_file> against_file_;
   spilled_table<reference> missing_;  // as found, until group_missing()
   // After group_missing(): the missing references in groups, and where each group begins.
   spilled_table<reference> grouped_;

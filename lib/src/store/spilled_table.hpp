@@ -79,20 +79,37 @@ class spilled_table {
     for (const T& value : block_)
       visit(value);
   }
-  /// for_each(), then empties the table and closes its file, which spills no more.
+  /// for_each(), then clear().
   template <class Visit>
   void drain(Visit visit) {
     may_spill_ = false;
     for_each(std::move(visit));
+    clear();
+  }
+  /// Empties the table and closes its file; it spills no more.
+  void clear() {
+    may_spill_ = false;
     kept_ = {};  // assigned afresh, so that their memory goes
     block_ = {};
     file_.reset();
     spilled_ = 0;
   }
+  /// Elements [first, first + count) where they lie in memory one after the other; null when
+  /// some are in the file (first < in_file()), or they are not in one piece.
+  const T* contiguous(std::size_t first, std::size_t count) const {
+    if (first < spilled_ || count == 0) return nullptr;
+    const std::size_t at = first - spilled_;
+    if (at < kept_.size())
+      return at + count <= kept_.size() ? kept_.contiguous(at, count) : nullptr;
+    const std::size_t in_block = at - kept_.size();
+    return in_block + count <= block_.size() ? block_.data() + in_block : nullptr;
+  }
   /// The elements in memory: all of them while none were spilled.
   const table_array<T>& in_memory() const { return kept_; }
   /// Whether some elements are in a file.
   bool spilled() const { return spilled_ != 0; }
+  /// How many elements are in the file: the first ones added.
+  std::size_t in_file() const { return spilled_; }
 
  private:
   // Moves what the table holds to a new file; if that fails, the table keeps it in memory.
