@@ -154,6 +154,30 @@ TEST(CrawlStore, RecordsComeBackAsTheyWentInSortedByUrl) {
   EXPECT_EQ(store.at(3).referrer, "http://a.test/");
 }
 
+// An entry holds a size below 4 GiB and link counts below 65,535; larger ones are kept
+// beside it, and read back the same.
+TEST(CrawlStore, SizesAndLinkCountsOfEveryRangeComeBack) {
+  crawl_store store;
+  const std::uint64_t sizes[] = {0, 0xffff'fffe, 0xffff'ffff, 0x1'0000'0000, 5'000'000'000};
+  const std::size_t counts[] = {0, 65'534, 65'535, 70'000, 4'000'000'000};
+  for (std::size_t i = 0; i < 5; ++i) {
+    const auto id = store.add_url("http://a.test/" + std::to_string(i), std::nullopt);
+    store.finish(id,
+                 {.status = 200,
+                  .size = sizes[i],
+                  .num_urls = counts[i],
+                  .num_new_urls = counts[(i + 2) % 5]},
+                 verdict::ok);
+  }
+  store.sort_by_url();
+  for (std::size_t i = 0; i < 5; ++i) {
+    const fetch_record record = store.at(i);
+    EXPECT_EQ(record.size, sizes[i]) << i;
+    EXPECT_EQ(record.num_urls, counts[i]) << i;
+    EXPECT_EQ(record.num_new_urls, counts[(i + 2) % 5]) << i;
+  }
+}
+
 TEST(CrawlStore, ProblemsListMissingFragmentsAmongTheBrokenUrlsByUrl) {
   auto store = std::make_shared<crawl_store>();
   const auto root = store->add_url("http://a.test/", std::nullopt);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <future>
 #include <limits>
+#include <numeric>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -106,10 +107,19 @@ void crawl_store::finish(url_id id, const fetch_record& record, verdict meaning)
   }
   done.head = record.method == "HEAD";
   done.cached = record.cached;
-  done.size_low = static_cast<std::uint32_t>(record.size);
-  done.size_high = static_cast<std::uint32_t>(record.size >> 32);
-  done.num_urls = static_cast<std::uint32_t>(record.num_urls);
-  done.num_new_urls = static_cast<std::uint32_t>(record.num_new_urls);
+  if (record.size < kLarge) {
+    done.size = static_cast<std::uint32_t>(record.size);
+  } else {
+    done.size = kLarge;
+    large_sizes_[id] = record.size;
+  }
+  if (record.num_urls < kMany && record.num_new_urls < kMany) {
+    done.num_urls = static_cast<std::uint16_t>(record.num_urls);
+    done.num_new_urls = static_cast<std::uint16_t>(record.num_new_urls);
+  } else {
+    done.num_urls = kMany;
+    many_urls_[id] = {record.num_urls, record.num_new_urls};
+  }
   done.tries = static_cast<std::uint16_t>(std::clamp(record.tries, 0, 0xffff));
   done.status = static_cast<std::uint16_t>(record.status.value_or(0));
   done.next_url = label(record.next_url);
@@ -183,6 +193,7 @@ void crawl_store::sort_by_url() {
   fragments_.end_checks([this](url_id url) { return page_state_of(url); });
   give_back_freed_memory();  // else the reports' large vectors come from new pages
   order_.clear();
+  order_.reserve(std::accumulate(finished_.begin(), finished_.end(), std::size_t{0}));
   for (url_id id = 0; id < entries_.size(); ++id) {
     if (entries_[id].finished) order_.push_back(id);
   }
@@ -290,11 +301,15 @@ void crawl_store::read_record(url_id id, fetch_record& into) const {
   assign(into.error, label_view(e.error));
   into.failure = failure_of(failure);
   into.tries = e.tries;
-  into.size = (std::uint64_t{e.size_high} << 32) | e.size_low;
+  into.size = e.size != kLarge ? e.size : large_sizes_.at(id);
   assign(into.content_type, label_view(content_type));
   assign(into.encoding, label_view(encoding));
-  into.num_urls = e.num_urls;
-  into.num_new_urls = e.num_new_urls;
+  if (e.num_urls != kMany) {
+    into.num_urls = e.num_urls;
+    into.num_new_urls = e.num_new_urls;
+  } else {
+    std::tie(into.num_urls, into.num_new_urls) = many_urls_.at(id);
+  }
   assign(into.referrer, referrer_view(id));
   into.external = e.external;
   into.method.assign(e.head ? "HEAD" : "GET");

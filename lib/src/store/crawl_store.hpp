@@ -189,15 +189,16 @@ class crawl_store final : public record_source {
   static constexpr std::uint32_t kNone = 0xffff'ffff;
   static constexpr int kMaxDepth = 0xffff;  // deeper paths count as this deep
 
-  // 44 bytes: a million URLs' entries take 44 MB.
+  // 36 bytes: a million URLs' entries take 36 MB.
   struct entry {
     url_id referrer = kNone;  // the first page linking here
     // Where pages link here, and which redirect here: with `referrer`, its referrers.
     place_lists::handle sources = place_lists::kEmpty;
-    std::uint32_t size_low = 0;   // the body size in two halves, so that the entry needs
-    std::uint32_t size_high = 0;  // only 4-byte alignment
-    std::uint32_t num_urls = 0;
-    std::uint32_t num_new_urls = 0;
+    // The body's size and the page's link counts, or kLarge and kMany: then they are in
+    // large_sizes_ and many_urls_ (few bodies reach 4 GiB, few pages 65,535 links).
+    std::uint32_t size = 0;
+    std::uint16_t num_urls = 0;
+    std::uint16_t num_new_urls = 0;
     std::uint16_t tries = 0;
     std::uint16_t depth = 0;
     std::uint16_t status = 0;  // 0: none
@@ -217,7 +218,9 @@ class crawl_store final : public record_source {
     std::uint32_t error = kNone;
     std::uint32_t kind = kNone;
   };
-  static_assert(sizeof(entry) == 44);
+  static_assert(sizeof(entry) == 36);
+  static constexpr std::uint32_t kLarge = 0xffff'ffff;
+  static constexpr std::uint16_t kMany = 0xffff;
   // A record's content type and encoding (labels) and failure (its fetch_failure value or
   // kNone): they take few distinct values together, each stored once.
   using record_kind = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
@@ -273,6 +276,8 @@ class crawl_store final : public record_source {
 
   url_table urls_;
   table_array<entry> entries_;  // by url_id
+  std::unordered_map<url_id, std::uint64_t> large_sizes_;
+  std::unordered_map<url_id, std::pair<std::size_t, std::size_t>> many_urls_;
   place_lists places_;
   // Past log_places_from_ bytes of lists, places are appended here instead, spilled to a
   // file, and sort_by_url() takes into lists only those of the URLs the reports read: the

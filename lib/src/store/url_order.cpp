@@ -55,19 +55,26 @@ void order_by_text(std::span<url_table::id> ids, const url_table& urls,
       ++same;
     shared = same;
   }
+  // 12 bytes, the key in halves: at a million URLs a 16-byte one took 4 MB more, at the
+  // crawl's peak.
   struct keyed {
-    std::uint64_t key;
+    std::uint32_t high;
+    std::uint32_t low;
     url_table::id id;
+    std::uint64_t key() const { return (std::uint64_t{high} << 32) | low; }
   };
+  static_assert(sizeof(keyed) == 12);
   std::vector<keyed> keys;
   keys.reserve(ids.size());
-  for (const url_table::id id : ids)
-    keys.push_back({key_at(text_of(id), shared), id});
-  std::ranges::sort(keys, [](const keyed& a, const keyed& b) { return a.key < b.key; });
+  for (const url_table::id id : ids) {
+    const std::uint64_t key = key_at(text_of(id), shared);
+    keys.push_back({static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key), id});
+  }
+  std::ranges::sort(keys, [](const keyed& a, const keyed& b) { return a.key() < b.key(); });
   // Runs of equal keys, in the order of their whole text.
   for (auto run = keys.begin(); run != keys.end();) {
     const auto end =
-        std::find_if(run, keys.end(), [&run](const keyed& k) { return k.key != run->key; });
+        std::find_if(run, keys.end(), [&run](const keyed& k) { return k.key() != run->key(); });
     if (end - run > 1) {
       std::sort(run, end, [&text_of](const keyed& a, const keyed& b) {
         return text_of(a.id) < text_of(b.id);
