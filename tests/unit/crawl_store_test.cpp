@@ -20,6 +20,11 @@
 #include "store/url_table.hpp"
 
 namespace corocrawl {
+
+void PrintTo(const split_text& text, std::ostream* out) {
+  *out << '"' << text.head << text.tail << '"';
+}
+
 namespace {
 
 std::string url_number(int i) {
@@ -41,7 +46,7 @@ TEST(UrlTable, AddsAndFindsUrlsByNumber) {
 
 TEST(UrlTable, ManyUrlsKeepTheirNumbersAndTextWhileTheIndexGrows) {
   url_table table;
-  std::vector<std::string_view> views;
+  std::vector<split_text> views;
   for (int i = 0; i < 200000; ++i)
     views.push_back(table[table.add(url_number(i))]);
   for (int i = 0; i < 200000; i += 7) {
@@ -101,6 +106,64 @@ TEST(UrlTable, TextsOfEverySizeAroundTheLongSizeAndTextsThatRunIntoTheNext) {
   EXPECT_EQ(table.find("b"), b);
   EXPECT_FALSE(table.find(std::string("a\0b", 3)));
   EXPECT_FALSE(table.find("a\001b"));
+}
+
+// A URL's origin, "scheme://authority/", is kept once: its URLs give it as their head, and
+// the rest as their tail; a text without one is kept whole, as is every text of a table of
+// origins::whole.
+TEST(UrlTable, OriginsAreKeptOnceAndTextsWithoutOneWhole) {
+  url_table table;
+  const std::vector<std::string> urls = {
+      "http://a.test/",  "http://a.test/b/c?d#e",
+      "https://a.test/", "http://a.test:8080/x",
+      "http://a.test",   "mailto:someone@a.test",
+      "http:/a.test/",   "",
+      "http://b.test//", "http://a.test/" + std::string(300, 'y')};
+  for (const std::string& url : urls)
+    table.add(url);
+  const std::vector<std::pair<std::string, std::string>> split = {
+      {"http://a.test/", ""},  {"http://a.test/", "b/c?d#e"},
+      {"https://a.test/", ""}, {"http://a.test:8080/", "x"},
+      {"", "http://a.test"},   {"", "mailto:someone@a.test"},
+      {"", "http:/a.test/"},   {"", ""},
+      {"http://b.test/", "/"}, {"http://a.test/", std::string(300, 'y')}};
+  for (url_table::id i = 0; i < urls.size(); ++i) {
+    EXPECT_EQ(table[i], urls[i]);
+    EXPECT_EQ(table[i].str(), urls[i]);
+    EXPECT_EQ(std::string(table[i].head), split[i].first) << urls[i];
+    EXPECT_EQ(std::string(table[i].tail), split[i].second) << urls[i];
+    EXPECT_EQ(table.find(urls[i]), i);
+  }
+  EXPECT_EQ(table[0].head.data(), table[1].head.data());  // one text
+  EXPECT_FALSE(table.find("http://a.test/b"));
+  EXPECT_FALSE(table.find("http://a.tes/tb/c?d#e"));  // the same bytes, split elsewhere
+  EXPECT_FALSE(table.find("http://a.test/b/c?d#e/"));
+
+  url_table whole(url_table::origins::whole);
+  whole.add("http://a.test/");
+  EXPECT_EQ(whole.whole(0), "http://a.test/");
+  EXPECT_TRUE(whole[0].head.empty());
+}
+
+// Past the most origins that are named in two bytes, the texts of new ones are kept whole;
+// past 127 their names take two bytes. Every URL reads back and is found, while the index
+// grows.
+TEST(UrlTable, ManyOriginsAreNamedAndTheRestKeptWhole) {
+  url_table table;
+  constexpr int kOrigins = 0x3fff + 100;
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < kOrigins; ++i)
+      table.add("http://h" + std::to_string(i) + ".test/" + std::to_string(round));
+  }
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < kOrigins; ++i) {
+      const std::string url = "http://h" + std::to_string(i) + ".test/" + std::to_string(round);
+      const auto id = static_cast<url_table::id>(round * kOrigins + i);
+      ASSERT_EQ(table[id], url);
+      ASSERT_EQ(table.find(url), id);
+      ASSERT_EQ(table[id].head.empty(), i >= 0x3fff) << url;
+    }
+  }
 }
 
 TEST(CrawlStore, RecordsComeBackAsTheyWentInSortedByUrl) {

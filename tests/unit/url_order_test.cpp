@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -32,7 +33,7 @@ std::vector<std::string> texts(const url_table& urls, const std::vector<url_tabl
                                std::string_view ending = "") {
   std::vector<std::string> out;
   for (const auto id : ids)
-    out.push_back(std::string(urls[id]) + std::string(ending));
+    out.push_back(urls[id].str() + std::string(ending));
   return out;
 }
 
@@ -70,6 +71,28 @@ TEST(UrlOrder, AnEndingOrdersThePagesAsTheirFragmentsTextsDo) {
   std::ranges::sort(expected);
   order_by_text(ids, urls, '#');
   EXPECT_EQ(texts(urls, ids, "#"), expected);
+}
+
+// The table gives a URL as its origin's text and the rest: URLs of origins that begin one
+// another, and texts kept whole, sort as their whole texts do.
+TEST(UrlOrder, UrlsOfManyOriginsSortAsTheirWholeTexts) {
+  url_table urls;
+  std::vector<url_table::id> ids;
+  for (const char* origin : {"http://a.test/", "http://a.test:1/", "http://a.tes/", "http://a.test",
+                             "http://a.test./", "https://a.test/", "http:/a", "http://a.t/est/"}) {
+    for (const char* rest : {"", "/", "a", "est/", "test:1/", "\xC3\xA9", ":1/x"}) {
+      const std::string url = std::string(origin) + rest;
+      if (!urls.find(url)) ids.push_back(urls.add(url));
+    }
+  }
+  for (const std::optional<char> ending : {std::optional<char>(), std::optional<char>('#')}) {
+    const std::string appended = ending ? std::string(1, *ending) : "";
+    auto expected = texts(urls, ids, appended);
+    std::ranges::sort(expected);
+    auto sorted = ids;
+    order_by_text(sorted, urls, ending);
+    EXPECT_EQ(texts(urls, sorted, appended), expected);
+  }
 }
 
 TEST(UrlOrder, NoneOrOneIsLeftAsItIs) {

@@ -129,7 +129,7 @@ asio::awaitable<void> crawler::work() {
 }
 
 asio::awaitable<void> crawler::fetch(work_item item) {
-  const std::string_view url = store_->url(item.url);
+  const std::string url = store_->url(item.url).str();
   const auto target = http_url::of(url)->request();  // in scope or external, so http(s)
   const bool external = store_->external(item.url);
   if (!external && options_.robots) {
@@ -205,7 +205,7 @@ asio::awaitable<void> crawler::fetch(work_item item) {
 
 bool crawler::take_from_cache(url_id id) {
   if (!cache_) return false;
-  const std::string_view url = store_->url(id);
+  const std::string url = store_->url(id).str();
   const auto entry = cache_->lookup(url, std::chrono::system_clock::now());
   if (!entry) return false;
   const fetch_record record{.url = std::string(url),
@@ -257,8 +257,9 @@ bool crawler::retry_later(const work_item& item, const http_client::result& fetc
       retries_.after(item.tries, failed_try_of(fetched), std::chrono::system_clock::now());
   if (!retry) return false;
   const auto why = fetched.ec ? fetched.error : std::to_string(fetched.response.status);
-  spdlog::info("try {} for {} failed ({}): retrying in {:.1f} s", item.tries, store_->url(item.url),
-               why, std::chrono::duration<double>(retry->delay).count());
+  spdlog::info("try {} for {} failed ({}): retrying in {:.1f} s", item.tries,
+               store_->url(item.url).str(), why,
+               std::chrono::duration<double>(retry->delay).count());
   const auto when = clock_.now() + retry->delay;
   if (retry->whole_origin) {
     frontier_.back_off(item.origin, when);
@@ -379,7 +380,7 @@ crawl_result crawler::result() {
   result.warnings = crawl_store::problems(store_, verdict::warning);
   result.rate_limited = crawl_store::problems(store_, verdict::rate_limited);
   for (const auto id : sitemap_pages_) {
-    if (!store_->linked(id)) result.orphans.emplace_back(store_->url(id));
+    if (!store_->linked(id)) result.orphans.push_back(store_->url(id).str());
   }
   std::ranges::sort(result.orphans);
   result.orphans.erase(std::unique(result.orphans.begin(), result.orphans.end()),

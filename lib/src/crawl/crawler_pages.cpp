@@ -188,7 +188,7 @@ std::optional<crawler::url_id> crawler::take_link(const page_link& link, url_id 
   if (link_url.data() != link.url.data() || link_url.size() != link.url.size())
     hash = crawl_store::hash(link_url);  // an alias rewrote it
   if (link_url.size() > max_url_length) {
-    spdlog::warn("{}: not following a link of {} bytes (the limit is {})", store_->url(page),
+    spdlog::warn("{}: not following a link of {} bytes (the limit is {})", store_->url(page).str(),
                  link_url.size(), max_url_length);
     return std::nullopt;
   }

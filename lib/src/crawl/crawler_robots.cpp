@@ -113,7 +113,7 @@ asio::awaitable<void> crawler::fetch_robots(robots_state& state, const http_targ
 // does not, the URL is finished here: failed like its unreachable host, left unchecked (a
 // robots.txt unavailable, a root disallowed), or skipped.
 asio::awaitable<bool> crawler::robots_allow(const work_item& item, const http_target& target) {
-  const std::string_view url = store_->url(item.url);
+  const std::string url = store_->url(item.url).str();
   const auto* robots = co_await robots_for(item.origin, target);
   if (stopping_) co_return false;
   if (robots->what == robots_state::failed && robots->unreachable) {

@@ -172,9 +172,12 @@ std::optional<std::string_view> crawl_store::label_view(std::uint32_t label) con
   return labels_[label];
 }
 
-std::optional<std::string_view> crawl_store::referrer_view(url_id id) const {
-  if (entries_[id].referrer == kNone) return std::nullopt;
-  return urls_[entries_[id].referrer];
+void crawl_store::assign_referrer(url_id id, std::optional<std::string>& into) const {
+  if (entries_[id].referrer == kNone) {
+    into.reset();
+    return;
+  }
+  urls_[entries_[id].referrer].assign_to(into ? *into : into.emplace());
 }
 
 bool crawl_store::redirects_reach(url_id start, url_id goal, int max_hops) const {
@@ -294,7 +297,7 @@ void assign(std::optional<std::string>& to, std::optional<std::string_view> text
 void crawl_store::read_record(url_id id, fetch_record& into) const {
   const auto& e = entries_[id];
   const auto [content_type, encoding, failure] = kinds_[e.kind];
-  into.url.assign(urls_[id]);
+  urls_[id].assign_to(into.url);
   into.status.reset();
   if (e.status != 0) into.status = e.status;
   assign(into.next_url, label_view(e.next_url));
@@ -310,22 +313,22 @@ void crawl_store::read_record(url_id id, fetch_record& into) const {
   } else {
     std::tie(into.num_urls, into.num_new_urls) = many_urls_.at(id);
   }
-  assign(into.referrer, referrer_view(id));
+  assign_referrer(id, into.referrer);
   into.external = e.external;
   into.method.assign(e.head ? "HEAD" : "GET");
   into.cached = e.cached;
 }
 
 void crawl_store::read_unchecked(url_id id, unchecked_url& into) const {
-  into.url.assign(urls_[id]);
-  assign(into.referrer, referrer_view(id));
+  urls_[id].assign_to(into.url);
+  assign_referrer(id, into.referrer);
   assign(into.reason, entries_[id].held ? label_view(entries_[id].error) : std::nullopt);
 }
 
 void crawl_store::read_skipped(url_id id, skipped_url& into) const {
-  into.url.assign(urls_[id]);
+  urls_[id].assign_to(into.url);
   into.reason.assign(labels_[entries_[id].error]);
-  assign(into.referrer, referrer_view(id));
+  assign_referrer(id, into.referrer);
   into.referrers = referrers(id);
   into.sources = sources(id);
 }

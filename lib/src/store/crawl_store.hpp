@@ -65,7 +65,8 @@ class crawl_store final : public record_source {
   /// Starts reading, several at a time, what finding the URLs of hashes `hashes` (hash())
   /// and noting links and sources to them will read.
   void prefetch(std::span<const std::size_t> hashes);
-  std::string_view url(url_id id) const { return urls_[id]; }
+  /// The URL of `id`, as its origin and the rest (url_table).
+  split_text url(url_id id) const { return urls_[id]; }
   /// How many URLs were added: the next one's id.
   std::size_t size_seen() const { return entries_.size(); }
 
@@ -224,9 +225,6 @@ class crawl_store final : public record_source {
   // A record's content type and encoding (labels) and failure (its fetch_failure value or
   // kNone): they take few distinct values together, each stored once.
   using record_kind = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
-  // A URL in pieces ("page", "#", "fragment"), ordered as if joined.
-  using joined_url = std::array<std::string_view, 3>;
-  static bool joined_less(const joined_url& a, const joined_url& b);
 
   std::uint32_t label(const std::optional<std::string>& text);
   static std::optional<fetch_failure> failure_of(std::uint32_t kind);
@@ -239,9 +237,9 @@ class crawl_store final : public record_source {
     return !e.finished || e.keeps_referrers;
   }
   std::vector<url_id> sorted_by_url(std::vector<url_id> ids) const;
-  // Views of a label's text and of the first referrer's URL, none for kNone.
+  // A view of a label's text, none for kNone; the first referrer's URL into `into`.
   std::optional<std::string_view> label_view(std::uint32_t label) const;
-  std::optional<std::string_view> referrer_view(url_id id) const;
+  void assign_referrer(url_id id, std::optional<std::string>& into) const;
 
   stored_source stored(const source_at& source);
   link_source source_of(const stored_source& source) const;

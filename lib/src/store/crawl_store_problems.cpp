@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <cstring>
 #include <memory>
 #include <utility>
 
@@ -21,24 +20,6 @@ constexpr std::uint32_t kFragmentGroup = 0x8000'0000;  // an item that is a frag
 }  // namespace
 
 // Compares without joining the pieces.
-bool crawl_store::joined_less(const joined_url& a, const joined_url& b) {
-  std::size_t ia = 0;
-  std::size_t ib = 0;
-  std::string_view ra = a[0];
-  std::string_view rb = b[0];
-  for (;;) {
-    while (ra.empty() && ++ia < a.size())
-      ra = a[ia];
-    while (rb.empty() && ++ib < b.size())
-      rb = b[ib];
-    if (ra.empty() || rb.empty()) return ra.empty() && !rb.empty();
-    const std::size_t n = std::min(ra.size(), rb.size());
-    if (const int c = std::memcmp(ra.data(), rb.data(), n); c != 0) return c < 0;
-    ra.remove_prefix(n);
-    rb.remove_prefix(n);
-  }
-}
-
 // The problems of one verdict as a list's source: the store's items, sorted by URL.
 class crawl_store::problem_source final : public item_source<broken_link> {
  public:
@@ -78,8 +59,14 @@ std::vector<std::uint32_t> crawl_store::problem_items(verdict meaning) const {
   std::size_t next_id = 0;
   fragments_.for_each_group([&](std::size_t group, const fragment_checks::reference& first) {
     if (next_id < ids.size()) {
-      const joined_url url{urls_[first.target], "#", fragments_.fragment(first.fragment)};
-      while (next_id < ids.size() && joined_less({urls_[ids[next_id]]}, url))
+      const split_text page = urls_[first.target];
+      const std::array<std::string_view, 4> url{page.head, page.tail, "#",
+                                                fragments_.fragment(first.fragment)};
+      const auto before = [this, &url](url_id id) {
+        const split_text broken = urls_[id];
+        return pieces_less(std::array{broken.head, broken.tail}, url);
+      };
+      while (next_id < ids.size() && before(ids[next_id]))
         items.push_back(ids[next_id++]);
     }
     items.push_back(kFragmentGroup | static_cast<std::uint32_t>(group));
@@ -105,7 +92,7 @@ void crawl_store::problem_item(std::uint32_t item, broken_link& link) const {
   std::size_t k = 0;
   fragments_.for_each_in_group(group, [&](const fragment_checks::reference& r) {
     if (k == 0) {
-      link.url.assign(urls_[r.target]).append("#").append(fragments_.fragment(r.fragment));
+      urls_[r.target].assign_to(link.url).append("#").append(fragments_.fragment(r.fragment));
       const auto page = page_state_of(r.target).page;
       link.status.reset();
       if (entries_[page].status != 0) link.status = entries_[page].status;
@@ -133,7 +120,7 @@ link_source crawl_store::source_of(const stored_source& source) const {
 
 void crawl_store::read_source(const stored_source& source, link_source& into) const {
   const auto& [element, attribute] = tags_[source.tag];
-  into.page.assign(urls_[source.page]);
+  urls_[source.page].assign_to(into.page);
   into.element.assign(element);
   into.attribute.assign(attribute);
   into.line = source.line;
@@ -151,7 +138,7 @@ std::vector<link_source> crawl_store::sources(url_id id) const {
 
 broken_link crawl_store::problem(url_id id) const {
   const auto& e = entries_[id];
-  broken_link link{.url = std::string(urls_[id]),
+  broken_link link{.url = urls_[id].str(),
                    .referrers = referrers(id),
                    .sources = sources(id),
                    .external = e.external};
@@ -164,9 +151,9 @@ std::vector<std::string> crawl_store::referrers(url_id id) const {
   const entry& e = entries_[id];
   std::vector<std::string> pages;
   if (!keeps_sources(e)) return pages;
-  if (e.referrer != kNone) pages.emplace_back(urls_[e.referrer]);
+  if (e.referrer != kNone) pages.push_back(urls_[e.referrer].str());
   for (const listed_place& place : places_.places(e.sources))
-    pages.emplace_back(urls_[place.source.page]);
+    pages.push_back(urls_[place.source.page].str());
   std::ranges::sort(pages);
   pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
   return pages;

@@ -66,7 +66,7 @@ void fragment_checks::check(const reference& r, url_id page) {
   const std::uint32_t at = ids_at(page);
   if (at == kNotParsed) return;
   if (const auto ids = ids_in_memory(at)) {
-    const std::string_view fragment = fragments_[r.fragment];
+    const std::string_view fragment = fragments_.whole(r.fragment);
     if (!has(*ids, fragment, id_hash(fragment))) missing_.push_back(r);
   } else {
     against_file_.push_back({at, r});
@@ -104,7 +104,7 @@ void fragment_checks::check_against_file() {
         const std::uint32_t count = window[c.ids_at - window_at];
         if (c.ids_at + std::size_t{1} + count > window_at + window.size())
           load(c.ids_at, std::size_t{1} + count);
-        const std::string_view fragment = fragments_[c.r.fragment];
+        const std::string_view fragment = fragments_.whole(c.r.fragment);
         const auto ids = std::span(window).subspan(c.ids_at - window_at + 1, count);
         if (!has(ids, fragment, id_hash(fragment))) missing_.push_back(c.r);
       });
@@ -133,7 +133,7 @@ void fragment_checks::group_missing(const page_order& order) {
   for (std::uint32_t id = 0; id < is_missing.size(); ++id) {
     if (is_missing[id]) by_text.push_back(id);
   }
-  std::ranges::sort(by_text, {}, [this](std::uint32_t id) { return fragments_[id]; });
+  std::ranges::sort(by_text, {}, [this](std::uint32_t id) { return fragments_.whole(id); });
   std::vector<std::uint32_t> fragment_place(is_missing.size());
   for (std::uint32_t place = 0; place < by_text.size(); ++place)
     fragment_place[by_text[place]] = place;

@@ -118,7 +118,7 @@ class fragment_checks {
     }
   }
   /// The text of fragment `id`.
-  std::string_view fragment(std::uint32_t id) const { return fragments_[id]; }
+  std::string_view fragment(std::uint32_t id) const { return fragments_.whole(id); }
   /// Where missing reference `r` is.
   stored_source source(const reference& r) const { return packing_.unpack(r.source); }
 
@@ -155,7 +155,7 @@ class fragment_checks {
   std::vector<std::uint32_t> ids_read_;  // a page's ids read from memory in pieces
   // The text of the fragments of the references kept, each once (a fragment found at once
   // is not kept): a few bytes besides the text, no allocation each.
-  url_table fragments_;
+  url_table fragments_{url_table::origins::whole};
   // The references into pages not parsed when they came, checked by end_checks(): midway
   // through a crawl of a million pages, 2.2 million of them waited for 400,000 pages, 48 MB
   // in lists by page when each was checked as its page came.

@@ -1,8 +1,9 @@
 #include "store/url_order.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
-#include <cstring>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -12,7 +13,7 @@ namespace {
 
 // `text` followed by `ending` (when given), as one string whose bytes can be asked for.
 struct ended_text {
-  std::string_view text;
+  split_text text;
   std::optional<char> ending;
 
   std::size_t size() const { return text.size() + (ending ? 1 : 0); }
@@ -20,12 +21,11 @@ struct ended_text {
     return static_cast<unsigned char>(i < text.size() ? text[i] : *ending);
   }
   friend bool operator<(const ended_text& a, const ended_text& b) {
-    const std::size_t n = std::min(a.text.size(), b.text.size());
-    if (const int c = std::memcmp(a.text.data(), b.text.data(), n); c != 0) return c < 0;
-    for (std::size_t i = n; i < a.size() && i < b.size(); ++i) {
-      if (a.at(i) != b.at(i)) return a.at(i) < b.at(i);
-    }
-    return a.size() < b.size();
+    const auto pieces = [](const ended_text& t) {
+      return std::array<std::string_view, 3>{t.text.head, t.text.tail,
+                                             t.ending ? std::string_view(&*t.ending, 1) : ""};
+    };
+    return pieces_less(pieces(a), pieces(b));
   }
 };
 

@@ -26,18 +26,20 @@ url_table::id url_table::add(std::string_view url) {
   return added;
 }
 
-std::string_view url_table::operator[](id i) const {
+split_text url_table::operator[](id i) const {
   const std::uint32_t ref = refs_[i];
-  if ((ref & kApart) != 0) return apart_[ref & ~kApart];
+  if ((ref & kApart) != 0) return {{}, apart_[ref & ~kApart]};
   const auto* text = reinterpret_cast<const unsigned char*>(blocks_[ref >> kBlockBits].get()) +
                      (ref & (kBlockSize - 1));
-  std::size_t size = text[0];
-  ++text;
+  std::uint32_t origin = *text++;
+  if (origin >= 0x80) origin = (origin & 0x7f) | (std::uint32_t{*text++} << 7);
+  std::size_t size = *text++;
   if (size == kLongSize) {
     size = text[0] | (std::size_t{text[1]} << 8);
     text += 2;
   }
-  return {reinterpret_cast<const char*>(text), size};
+  return {origin == 0 ? std::string_view() : std::string_view(origins_[origin - 1]),
+          {reinterpret_cast<const char*>(text), size}};
 }
 
 std::optional<url_table::id> url_table::likely(std::size_t h) const {
@@ -72,19 +74,29 @@ std::size_t url_table::slot_of(std::string_view url, std::size_t h) const {
 }
 
 std::uint32_t url_table::store(std::string_view url) {
-  const std::size_t stored = url.size() + (url.size() < kLongSize ? 1 : 3);
-  const bool fits = stored <= kBlockSize - used_;
-  const bool apart = url.size() >= kBlockSize / 16 ||
-                     (!fits && blocks_.size() == kApart >> kBlockBits);  // refs would reach kApart
-  if (apart) {
+  if (url.size() >= kBlockSize / 16) {
     apart_.emplace_back(url);
     return kApart | static_cast<std::uint32_t>(apart_.size() - 1);
   }
-  if (!fits) {
+  const std::uint32_t origin = origin_of(url);
+  if (origin != 0) url.remove_prefix(origins_[origin - 1].size());
+  const std::size_t stored =
+      (origin < 0x80 ? 1 : 2) + (url.size() < kLongSize ? 1 : 3) + url.size();
+  if (stored > kBlockSize - used_) {
+    if (blocks_.size() == kApart >> kBlockBits) {  // refs would reach kApart
+      apart_.emplace_back(origin == 0 ? std::string(url) : origins_[origin - 1] + std::string(url));
+      return kApart | static_cast<std::uint32_t>(apart_.size() - 1);
+    }
     blocks_.push_back(std::make_unique_for_overwrite<char[]>(kBlockSize));
     used_ = 0;
   }
   auto* text = reinterpret_cast<unsigned char*>(blocks_.back().get()) + used_;
+  if (origin < 0x80) {
+    *text++ = static_cast<unsigned char>(origin);
+  } else {
+    *text++ = static_cast<unsigned char>(0x80 | (origin & 0x7f));
+    *text++ = static_cast<unsigned char>(origin >> 7);
+  }
   if (url.size() < kLongSize) {
     *text++ = static_cast<unsigned char>(url.size());
   } else {  // below kBlockSize / 16: two bytes
@@ -98,6 +110,21 @@ std::uint32_t url_table::store(std::string_view url) {
   return ref;
 }
 
+std::uint32_t url_table::origin_of(std::string_view url) {
+  if (!share_origins_) return 0;
+  const std::size_t scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) return 0;
+  const std::size_t path = url.find('/', scheme_end + 3);
+  if (path == std::string_view::npos) return 0;
+  const std::string_view origin = url.substr(0, path + 1);
+  if (const auto known = origin_numbers_.find(origin); known != origin_numbers_.end())
+    return known->second;
+  if (origins_.size() == kMaxOrigins) return 0;  // the rest are kept whole
+  const auto number = static_cast<std::uint32_t>(origins_.size() + 1);
+  origin_numbers_.emplace(origins_.emplace_back(origin), number);
+  return number;
+}
+
 void url_table::grow() {
   const std::size_t count = std::max<std::size_t>(1024, slot_count() * 2);
   std::unique_ptr<slot[], slots_free> grown(
@@ -105,9 +132,10 @@ void url_table::grow() {
   std::uninitialized_fill_n(grown.get(), count, slot{});
   slots_ = std::move(grown);  // rebuilt from the texts, not from the old index
   for (id i = 0; i < refs_.size(); ++i) {
-    const std::string_view url = (*this)[i];
-    const std::size_t h = hash(url);
-    slots_[slot_of(url, h)] = {i, static_cast<std::uint32_t>(h >> 32)};
+    const split_text url = (*this)[i];
+    const std::size_t h = hash(url.head.empty() ? url.tail : url.assign_to(rehashed_));
+    slots_[slot_of(url.head.empty() ? url.tail : rehashed_, h)] = {
+        i, static_cast<std::uint32_t>(h >> 32)};
   }
 }
 
