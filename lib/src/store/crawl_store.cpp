@@ -1,10 +1,8 @@
 #include "store/crawl_store.hpp"
 
 #include <algorithm>
-#include <future>
 #include <limits>
 #include <numeric>
-#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -193,28 +191,20 @@ bool crawl_store::redirects_reach(url_id start, url_id goal, int max_hops) const
 void crawl_store::sort_by_url() {
   sorted_ = true;
   drop_lists_not_reported();
+  // What the crawl freed goes back before each step that allocates: else the steps' vectors
+  // come from new pages, and add to the crawl's peak.
+  give_back_freed_memory();
   fragments_.end_checks([this](url_id url) { return page_state_of(url); });
-  give_back_freed_memory();  // else the reports' large vectors come from new pages
+  give_back_freed_memory();
+  // One sort after the other: on two threads at once, their orders of a million URLs took
+  // 27 MiB together, the peak of the whole crawl, for half a second saved.
+  group_missing_fragments();
   order_.clear();
   order_.reserve(std::accumulate(finished_.begin(), finished_.end(), std::size_t{0}));
   for (url_id id = 0; id < entries_.size(); ++id) {
     if (entries_[id].finished) order_.push_back(id);
   }
-  // The two sorts read the URL table and write apart: the missing fragments are grouped on a
-  // second thread, when the system gives one, while the records are sorted.
-  std::future<void> grouped;
-  if (fragments_.missing_count() != 0) {
-    try {
-      grouped = std::async(std::launch::async, [this] { group_missing_fragments(); });
-    } catch (const std::system_error&) {  // grouped below, on this thread
-    }
-  }
   order_ = sorted_by_url(std::move(order_));
-  if (grouped.valid()) {
-    grouped.get();  // rethrows what the grouping threw
-  } else {
-    group_missing_fragments();
-  }
 }
 
 void crawl_store::drop_lists_not_reported() {

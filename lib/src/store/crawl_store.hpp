@@ -252,8 +252,14 @@ class crawl_store final : public record_source {
   void drop_lists_not_reported();
   void compact_lists_if_mostly_free();
   void compact_lists();
-  // The problems of `meaning`, by URL: url ids, and fragment groups marked by the top bit.
-  std::vector<std::uint32_t> problem_items(verdict meaning) const;
+  // The problems of one verdict by URL: the URLs', and with verdict::broken the fragment
+  // groups merged among them, which fill the places the URLs' leave.
+  struct problem_order {
+    std::vector<url_id> ids;            // by URL
+    std::vector<std::uint32_t> places;  // where each of ids is among all, with groups
+    std::size_t size = 0;               // of all
+  };
+  problem_order problem_items(verdict meaning) const;
   broken_link problem_item(std::uint32_t item) const;
   void problem_item(std::uint32_t item, broken_link& into) const;  // reusing into's memory
   void read_source(const stored_source& source, link_source& into) const;

@@ -19,20 +19,30 @@ constexpr std::uint32_t kFragmentGroup = 0x8000'0000;  // an item that is a frag
 
 }  // namespace
 
-// Compares without joining the pieces.
 // The problems of one verdict as a list's source: the store's items, sorted by URL.
 class crawl_store::problem_source final : public item_source<broken_link> {
  public:
   problem_source(std::shared_ptr<const crawl_store> store, verdict meaning)
-      : store_(std::move(store)), items_(store_->problem_items(meaning)) {}
-  std::size_t size() const override { return items_.size(); }
+      : store_(std::move(store)), order_(store_->problem_items(meaning)) {}
+  std::size_t size() const override { return order_.size; }
   void read(std::size_t index, broken_link& into) const override {
-    store_->problem_item(items_[index], into);
+    store_->problem_item(item_at(index), into);
   }
 
  private:
+  // A url id, or kFragmentGroup | a fragment group: the groups fill the places between the
+  // URLs', in order.
+  std::uint32_t item_at(std::size_t index) const {
+    if (order_.size == order_.ids.size()) return order_.ids[index];  // no groups
+    const auto urls_before = static_cast<std::size_t>(
+        std::ranges::lower_bound(order_.places, index) - order_.places.begin());
+    if (urls_before < order_.places.size() && order_.places[urls_before] == index)
+      return order_.ids[urls_before];
+    return kFragmentGroup | static_cast<std::uint32_t>(index - urls_before);
+  }
+
   std::shared_ptr<const crawl_store> store_;
-  std::vector<std::uint32_t> items_;  // url ids, or kFragmentGroup | a fragment group
+  problem_order order_;
 };
 
 broken_list crawl_store::problems(std::shared_ptr<const crawl_store> store, verdict meaning) {
@@ -47,15 +57,19 @@ void crawl_store::group_missing_fragments() {
       [this](std::vector<url_id>& pages) { order_by_text(pages, urls_, '#'); });
 }
 
-std::vector<std::uint32_t> crawl_store::problem_items(verdict meaning) const {
-  std::vector<std::uint32_t> ids;
+crawl_store::problem_order crawl_store::problem_items(verdict meaning) const {
+  problem_order order;
+  std::vector<url_id>& ids = order.ids;
   for (const url_id id : order_) {  // by URL
     if (entries_[id].keeps_referrers && this->meaning(id) == meaning) ids.push_back(id);
   }
-  if (meaning != verdict::broken || fragments_.group_count() == 0) return ids;
-  // Missing fragments are broken links too, merged in by their text ("page#fragment").
-  std::vector<std::uint32_t> items;
-  items.reserve(ids.size() + fragments_.group_count());
+  order.size = ids.size();
+  if (meaning != verdict::broken || fragments_.group_count() == 0) return order;
+  // Missing fragments are broken links too, merged in by their text ("page#fragment"): each
+  // URL's place among them is noted, and the groups fill the places between (at a million
+  // URLs, 2.3 million groups and a few thousand URLs).
+  order.size += fragments_.group_count();
+  order.places.reserve(ids.size());
   std::size_t next_id = 0;
   fragments_.for_each_group([&](std::size_t group, const fragment_checks::reference& first) {
     if (next_id < ids.size()) {
@@ -67,12 +81,12 @@ std::vector<std::uint32_t> crawl_store::problem_items(verdict meaning) const {
         return pieces_less(std::array{broken.head, broken.tail}, url);
       };
       while (next_id < ids.size() && before(ids[next_id]))
-        items.push_back(ids[next_id++]);
+        order.places.push_back(static_cast<std::uint32_t>(next_id++ + group));
     }
-    items.push_back(kFragmentGroup | static_cast<std::uint32_t>(group));
   });
-  items.insert(items.end(), ids.begin() + static_cast<std::ptrdiff_t>(next_id), ids.end());
-  return items;
+  for (; next_id < ids.size(); ++next_id)
+    order.places.push_back(static_cast<std::uint32_t>(next_id + fragments_.group_count()));
+  return order;
 }
 
 broken_link crawl_store::problem_item(std::uint32_t item) const {
