@@ -86,6 +86,18 @@ TEST(UrlTable, VeryLongUrlsUrlsWithNulAndEmptyOnes) {
   }
 }
 
+TEST(UrlTable, AnIndexDroppedFindsNothingAndComesBackWithTheNextUrl) {
+  url_table table;
+  for (int i = 0; i < 3000; ++i)
+    table.add(url_number(i));
+  table.drop_index();
+  EXPECT_FALSE(table.find(url_number(5)));
+  EXPECT_EQ(table[5], url_number(5));  // the text stays
+  EXPECT_EQ(table.add(url_number(3000)), 3000U);
+  for (int i = 0; i <= 3000; ++i)
+    ASSERT_EQ(table.find(url_number(i)), static_cast<url_table::id>(i));
+}
+
 TEST(UrlTable, TextsOfEverySizeAroundTheLongSizeAndTextsThatRunIntoTheNext) {
   // A size below 255 takes a byte, one from 255 on three: each text reads back whole, and a
   // text is never found as a longer one that holds it and the texts stored after it.
@@ -302,6 +314,40 @@ TEST(CrawlStore, AnchorsNotedBeforeThePageIsFinishedCheckItsOwnFragmentsAtOnce) 
   EXPECT_EQ(broken[0].url, "http://a.test/#gone");
   ASSERT_EQ(broken[0].sources.size(), 1u);
   EXPECT_EQ(broken[0].sources[0].line, 2u);
+}
+
+// A missing fragment of a URL that redirects is reported with the status of the page the
+// redirects lead to, as the reports read it after sort_by_url(), which notes the redirects'
+// targets by id; one whose redirects lead nowhere known, or failed, is not checked.
+TEST(CrawlStore, AMissingFragmentThroughRedirectsHasTheStatusOfThePageTheyLeadTo) {
+  auto store = std::make_shared<crawl_store>();
+  const auto root = store->add_url("http://a.test/", std::nullopt);
+  const auto old = store->add_url("http://a.test/old", root);
+  const auto mid = store->add_url("http://a.test/mid", root);
+  const auto page = store->add_url("http://a.test/page", root);
+  const auto away = store->add_url("http://a.test/away", root);
+  const auto failed = store->add_url("http://a.test/failed", root);
+  const source_at from_root{.page = root, .element = "a", .attribute = "href", .line = 3};
+  store->note_fragment(old, "gone", from_root);  // checked at the end
+  store->note_fragment(old, "here", from_root);
+  store->note_fragment(away, "gone", from_root);
+  store->note_fragment(failed, "gone", from_root);
+  store->note_anchors(root, {});
+  store->finish(root, {.status = 200}, verdict::ok);
+  store->finish(old, {.status = 301, .next_url = "http://a.test/mid"}, verdict::ok);
+  store->finish(mid, {.status = 302, .next_url = "http://a.test/page"}, verdict::ok);
+  store->note_anchors(page, id_hashes(std::vector<std::string>{"here"}));
+  store->finish(page, {.status = 203}, verdict::ok);
+  store->finish(away, {.status = 301, .next_url = "http://b.test/"}, verdict::ok);  // not seen
+  store->finish(failed, {.status = 301, .next_url = "http://a.test/page", .error = "too many"},
+                verdict::broken);
+  store->sort_by_url();
+  const broken_list broken = crawl_store::problems(store, verdict::broken);
+  ASSERT_EQ(broken.size(), 2U);
+  EXPECT_EQ(broken[0].url, "http://a.test/failed");
+  EXPECT_EQ(broken[1].url, "http://a.test/old#gone");
+  EXPECT_EQ(broken[1].status, 203U);  // the page's, read after the sort
+  EXPECT_EQ(broken[1].error, "missing fragment");
 }
 
 // Pages whose URLs are prefixes of each other, followed by bytes on either side of '#'

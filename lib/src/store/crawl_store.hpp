@@ -54,7 +54,8 @@ class crawl_store final : public record_source {
   /// A store whose lists of places hold up to `log_places_from` bytes.
   explicit crawl_store(std::size_t log_places_from = kLogPlacesFrom);
 
-  /// The id of `url`, if it was added.
+  /// The id of `url`, if it was added; before sort_by_url(), which drops the index of the
+  /// URLs' text.
   std::optional<url_id> find(std::string_view url) const { return urls_.find(url); }
   /// The same, for `h` the hash() of `url`.
   std::optional<url_id> find(std::string_view url, std::size_t h) const {
@@ -244,6 +245,8 @@ class crawl_store final : public record_source {
   stored_source stored(const source_at& source);
   link_source source_of(const stored_source& source) const;
   fragment_checks::page_state page_state_of(url_id id) const;
+  // The URL finished redirect `id` leads to, if it is one and that URL was seen.
+  std::optional<url_id> redirect_target(url_id id) const;
   // Groups the missing fragments' references by page and fragment (fragment_checks), the
   // pages by their text: each group is one broken link.
   void group_missing_fragments();
@@ -291,6 +294,14 @@ class crawl_store final : public record_source {
   bool logging_places_ = false;
   spilled_table<logged_place> places_log_{"the places of links to URLs not fetched yet", 0};
   bool sorted_ = false;  // by sort_by_url()
+  // The finished redirects' targets by id, noted by sort_by_url() as it drops the index of
+  // the URLs' text; until then they are looked up by their text.
+  struct redirect {
+    url_id from;
+    url_id to;
+  };
+  std::vector<redirect> redirects_;  // by `from`
+  bool redirects_noted_ = false;
   // The (element, attribute) pairs of the sources, each stored once.
   std::vector<std::pair<std::string, std::string>> tags_;
   std::unordered_map<std::string, std::uint32_t> tag_ids_;  // "element\x1fattribute"

@@ -126,7 +126,9 @@ std::uint32_t url_table::origin_of(std::string_view url) {
 }
 
 void url_table::grow() {
-  const std::size_t count = std::max<std::size_t>(1024, slot_count() * 2);
+  std::size_t count = std::max<std::size_t>(1024, slot_count() * 2);
+  while ((refs_.size() + 1) * 10 > count * 7)  // after drop_index(), for all the URLs at once
+    count *= 2;
   std::unique_ptr<slot[], slots_free> grown(
       static_cast<slot*>(allocate_table(count * sizeof(slot), true)), slots_free{count});
   std::uninitialized_fill_n(grown.get(), count, slot{});

@@ -47,6 +47,8 @@ class url_table {
   /// The text of `i`, of a table of origins::whole.
   std::string_view whole(id i) const { return (*this)[i].tail; }
   std::size_t size() const { return refs_.size(); }
+  /// Frees the index: find() finds nothing after it, and the next add() builds it again.
+  void drop_index() { slots_ = {nullptr, slots_free{0}}; }
 
   /// The hash find() and add() look a URL up by: url_hash(url).
   static std::size_t hash(std::string_view url);
