@@ -172,7 +172,7 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   ++item.tries;
   if (retry_later(item, fetched)) co_return;
 
-  fetch_record record{.url = std::string(url),
+  fetch_record record{.url = url,
                       .tries = item.tries,
                       .external = external,
                       .method = std::string(method_name(mode))};
@@ -208,7 +208,7 @@ bool crawler::take_from_cache(url_id id) {
   const std::string url = store_->url(id).str();
   const auto entry = cache_->lookup(url, std::chrono::system_clock::now());
   if (!entry) return false;
-  const fetch_record record{.url = std::string(url),
+  const fetch_record record{.url = url,
                             .status = entry->status,
                             .tries = 0,
                             .content_type = entry->content_type,

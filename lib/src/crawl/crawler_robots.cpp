@@ -117,10 +117,8 @@ asio::awaitable<bool> crawler::robots_allow(const work_item& item, const http_ta
   const auto* robots = co_await robots_for(item.origin, target);
   if (stopping_) co_return false;
   if (robots->what == robots_state::failed && robots->unreachable) {
-    const fetch_record record{.url = std::string(url),
-                              .error = robots->error,
-                              .failure = robots->unreachable,
-                              .tries = robots->tries};
+    const fetch_record record{
+        .url = url, .error = robots->error, .failure = robots->unreachable, .tries = robots->tries};
     store_->finish(item.url, record, verdict::broken);
     co_return false;
   }

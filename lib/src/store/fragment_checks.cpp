@@ -14,6 +14,17 @@ bool fragment_checks::always_present(std::string_view fragment) {
   return fragment.empty() || ascii::iequals(fragment, "top");
 }
 
+template <class Kept>
+void fragment_checks::check(url_id page, std::string_view fragment, std::uint32_t hash, Kept kept) {
+  const std::uint32_t at = ids_at(page);
+  if (at == kNotParsed) return;
+  if (const auto ids = ids_in_memory(at)) {
+    if (!has(*ids, fragment, hash)) missing_.push_back(kept());
+  } else {
+    against_file_.push_back({at, kept()});
+  }
+}
+
 void fragment_checks::note(url_id target, std::string_view fragment, std::uint32_t hash,
                            const stored_source& source, const page_state& state) {
   if (always_present(fragment) || state.what == page_state::unchecked) return;
@@ -21,15 +32,10 @@ void fragment_checks::note(url_id target, std::string_view fragment, std::uint32
     later_.push_back({target, intern(fragment), packing_.pack(source)});
     return;
   }
-  const std::uint32_t at = ids_at(state.page);
-  if (at == kNotParsed) return;
-  if (const auto ids = ids_in_memory(at)) {
-    // A fragment found is not interned: most are.
-    if (!has(*ids, fragment, hash))
-      missing_.push_back({target, intern(fragment), packing_.pack(source)});
-  } else {
-    against_file_.push_back({at, {target, intern(fragment), packing_.pack(source)}});
-  }
+  // A fragment found is not interned: most are.
+  check(state.page, fragment, hash, [&]() -> reference {
+    return {target, intern(fragment), packing_.pack(source)};
+  });
 }
 
 void fragment_checks::page_parsed(url_id page, std::span<const std::uint32_t> hashes) {
@@ -62,21 +68,12 @@ bool fragment_checks::has(std::span<const std::uint32_t> ids, std::string_view f
   return escaped && std::ranges::binary_search(ids, id_hash(escaped->decode()));
 }
 
-void fragment_checks::check(const reference& r, url_id page) {
-  const std::uint32_t at = ids_at(page);
-  if (at == kNotParsed) return;
-  if (const auto ids = ids_in_memory(at)) {
-    const std::string_view fragment = fragments_.whole(r.fragment);
-    if (!has(*ids, fragment, id_hash(fragment))) missing_.push_back(r);
-  } else {
-    against_file_.push_back({at, r});
-  }
-}
-
 void fragment_checks::end_checks(const page_lookup& lookup) {
   later_.drain([this, &lookup](const reference& r) {
     const page_state state = lookup(r.target);
-    if (state.what == page_state::anchors) check(r, state.page);
+    if (state.what != page_state::anchors) return;
+    const std::string_view fragment = fragments_.whole(r.fragment);
+    check(state.page, fragment, id_hash(fragment), [&r] { return r; });
   });
   check_against_file();
   // Assigned afresh, so that their memory goes too.

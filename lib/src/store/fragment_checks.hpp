@@ -137,8 +137,11 @@ class fragment_checks {
   std::optional<std::span<const std::uint32_t>> ids_in_memory(std::uint32_t at);
   static bool has(std::span<const std::uint32_t> ids, std::string_view fragment,
                   std::uint32_t hash);
-  // Checks `r` against the ids of `page` now if they are in memory, else at the end.
-  void check(const reference& r, url_id page);
+  // Checks a reference to `fragment` (of id_hash() `hash`) of the page `page` against its ids
+  // now if they are in memory, else keeps it for check_against_file(); `kept()` makes the
+  // reference to keep, missing or waiting.
+  template <class Kept>
+  void check(url_id page, std::string_view fragment, std::uint32_t hash, Kept kept);
   void check_against_file();
   std::uint32_t intern(std::string_view fragment);
   std::size_t group_end(std::size_t group) const {

@@ -82,7 +82,6 @@ class spilled_table {
   /// for_each(), then clear().
   template <class Visit>
   void drain(Visit visit) {
-    may_spill_ = false;
     for_each(std::move(visit));
     clear();
   }
@@ -95,7 +94,7 @@ class spilled_table {
     spilled_ = 0;
   }
   /// Elements [first, first + count) where they lie in memory one after the other; null when
-  /// some are in the file (first < in_file()), or they are not in one piece.
+  /// some are in the file, or they are not in one piece.
   const T* contiguous(std::size_t first, std::size_t count) const {
     if (first < spilled_ || count == 0) return nullptr;
     const std::size_t at = first - spilled_;
@@ -108,8 +107,6 @@ class spilled_table {
   const table_array<T>& in_memory() const { return kept_; }
   /// Whether some elements are in a file.
   bool spilled() const { return spilled_ != 0; }
-  /// How many elements are in the file: the first ones added.
-  std::size_t in_file() const { return spilled_; }
 
  private:
   // Moves what the table holds to a new file; if that fails, the table keeps it in memory.

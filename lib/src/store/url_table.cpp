@@ -79,12 +79,12 @@ std::uint32_t url_table::store(std::string_view url) {
     return kApart | static_cast<std::uint32_t>(apart_.size() - 1);
   }
   const std::uint32_t origin = origin_of(url);
-  if (origin != 0) url.remove_prefix(origins_[origin - 1].size());
+  const std::string_view tail = url.substr(origin == 0 ? 0 : origins_[origin - 1].size());
   const std::size_t stored =
-      (origin < 0x80 ? 1 : 2) + (url.size() < kLongSize ? 1 : 3) + url.size();
+      (origin < 0x80 ? 1 : 2) + (tail.size() < kLongSize ? 1 : 3) + tail.size();
   if (stored > kBlockSize - used_) {
     if (blocks_.size() == kApart >> kBlockBits) {  // refs would reach kApart
-      apart_.emplace_back(origin == 0 ? std::string(url) : origins_[origin - 1] + std::string(url));
+      apart_.emplace_back(url);
       return kApart | static_cast<std::uint32_t>(apart_.size() - 1);
     }
     blocks_.push_back(std::make_unique_for_overwrite<char[]>(kBlockSize));
@@ -97,14 +97,14 @@ std::uint32_t url_table::store(std::string_view url) {
     *text++ = static_cast<unsigned char>(0x80 | (origin & 0x7f));
     *text++ = static_cast<unsigned char>(origin >> 7);
   }
-  if (url.size() < kLongSize) {
-    *text++ = static_cast<unsigned char>(url.size());
+  if (tail.size() < kLongSize) {
+    *text++ = static_cast<unsigned char>(tail.size());
   } else {  // below kBlockSize / 16: two bytes
     *text++ = kLongSize;
-    *text++ = static_cast<unsigned char>(url.size() & 0xff);
-    *text++ = static_cast<unsigned char>(url.size() >> 8);
+    *text++ = static_cast<unsigned char>(tail.size() & 0xff);
+    *text++ = static_cast<unsigned char>(tail.size() >> 8);
   }
-  std::memcpy(text, url.data(), url.size());
+  std::memcpy(text, tail.data(), tail.size());
   const auto ref = static_cast<std::uint32_t>(((blocks_.size() - 1) << kBlockBits) + used_);
   used_ += stored;
   return ref;
@@ -134,10 +134,10 @@ void url_table::grow() {
   std::uninitialized_fill_n(grown.get(), count, slot{});
   slots_ = std::move(grown);  // rebuilt from the texts, not from the old index
   for (id i = 0; i < refs_.size(); ++i) {
-    const split_text url = (*this)[i];
-    const std::size_t h = hash(url.head.empty() ? url.tail : url.assign_to(rehashed_));
-    slots_[slot_of(url.head.empty() ? url.tail : rehashed_, h)] = {
-        i, static_cast<std::uint32_t>(h >> 32)};
+    const split_text stored = (*this)[i];
+    const std::string_view url = stored.head.empty() ? stored.tail : stored.assign_to(rehashed_);
+    const std::size_t h = hash(url);
+    slots_[slot_of(url, h)] = {i, static_cast<std::uint32_t>(h >> 32)};
   }
 }
 
