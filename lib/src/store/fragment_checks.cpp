@@ -14,12 +14,23 @@ bool fragment_checks::always_present(std::string_view fragment) {
   return fragment.empty() || ascii::iequals(fragment, "top");
 }
 
-template <class Kept>
-void fragment_checks::check(url_id page, std::string_view fragment, std::uint32_t hash, Kept kept) {
+template <class Fragment>
+bool fragment_checks::has(std::span<const std::uint32_t> ids, std::uint32_t hash,
+                          Fragment fragment_of) {
+  if (std::ranges::binary_search(ids, hash)) return true;
+  // As browsers do, the fragment percent-decoded is looked for too.
+  const std::string_view fragment = fragment_of();
+  if (fragment.find('%') == std::string_view::npos) return false;
+  const auto escaped = boost::urls::make_pct_string_view(fragment);
+  return escaped && std::ranges::binary_search(ids, id_hash(escaped->decode()));
+}
+
+template <class Fragment, class Kept>
+void fragment_checks::check(url_id page, std::uint32_t hash, Fragment fragment, Kept kept) {
   const std::uint32_t at = ids_at(page);
   if (at == kNotParsed) return;
   if (const auto ids = ids_in_memory(at)) {
-    if (!has(*ids, fragment, hash)) missing_.push_back(kept());
+    if (!has(*ids, hash, fragment)) missing_.push_back(kept());
   } else {
     against_file_.push_back({at, kept()});
   }
@@ -29,13 +40,15 @@ void fragment_checks::note(url_id target, std::string_view fragment, std::uint32
                            const stored_source& source, const page_state& state) {
   if (always_present(fragment) || state.what == page_state::unchecked) return;
   if (state.what == page_state::not_yet) {
-    later_.push_back({target, intern(fragment), packing_.pack(source)});
+    later_.push_back({{target, intern(fragment), packing_.pack(source)}, hash});
     return;
   }
   // A fragment found is not interned: most are.
-  check(state.page, fragment, hash, [&]() -> reference {
-    return {target, intern(fragment), packing_.pack(source)};
-  });
+  check(
+      state.page, hash, [fragment] { return fragment; },
+      [&]() -> reference {
+        return {target, intern(fragment), packing_.pack(source)};
+      });
 }
 
 void fragment_checks::page_parsed(url_id page, std::span<const std::uint32_t> hashes) {
@@ -59,21 +72,12 @@ std::optional<std::span<const std::uint32_t>> fragment_checks::ids_in_memory(std
   return ids_read_;
 }
 
-bool fragment_checks::has(std::span<const std::uint32_t> ids, std::string_view fragment,
-                          std::uint32_t hash) {
-  if (std::ranges::binary_search(ids, hash)) return true;
-  // As browsers do, the fragment percent-decoded is looked for too.
-  if (fragment.find('%') == std::string_view::npos) return false;
-  const auto escaped = boost::urls::make_pct_string_view(fragment);
-  return escaped && std::ranges::binary_search(ids, id_hash(escaped->decode()));
-}
-
 void fragment_checks::end_checks(const page_lookup& lookup) {
-  later_.drain([this, &lookup](const reference& r) {
-    const page_state state = lookup(r.target);
+  later_.drain([this, &lookup](const waiting& w) {
+    const page_state state = lookup(w.r.target);
     if (state.what != page_state::anchors) return;
-    const std::string_view fragment = fragments_.whole(r.fragment);
-    check(state.page, fragment, id_hash(fragment), [&r] { return r; });
+    check(
+        state.page, w.hash, [&] { return fragments_.whole(w.r.fragment); }, [&w] { return w.r; });
   });
   check_against_file();
   // Assigned afresh, so that their memory goes too.
@@ -103,7 +107,7 @@ void fragment_checks::check_against_file() {
           load(c.ids_at, std::size_t{1} + count);
         const std::string_view fragment = fragments_.whole(c.r.fragment);
         const auto ids = std::span(window).subspan(c.ids_at - window_at + 1, count);
-        if (!has(ids, fragment, id_hash(fragment))) missing_.push_back(c.r);
+        if (!has(ids, id_hash(fragment), [fragment] { return fragment; })) missing_.push_back(c.r);
       });
 }
 

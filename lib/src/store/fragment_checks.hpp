@@ -52,7 +52,8 @@ class fragment_checks {
   /// Sorts the references in runs of as many, too; the pages' ids spill from as many bytes.
   explicit fragment_checks(std::size_t spill_from = kSpillFrom)
       : ids_("the ids of the pages parsed", spill_from * sizeof(reference) / sizeof(std::uint32_t)),
-        later_("the references to fragments of pages not parsed yet", spill_from),
+        later_("the references to fragments of pages not parsed yet",
+               spill_from * sizeof(reference) / sizeof(waiting)),
         against_file_("the references to fragments of pages whose ids are in a file", spill_from),
         missing_("the references to missing fragments", spill_from),
         grouped_("the references to missing fragments", spill_from),
@@ -124,6 +125,12 @@ class fragment_checks {
 
  private:
   static constexpr std::uint32_t kNotParsed = 0xffff'ffff;
+  // A reference into a page not parsed yet, with its fragment's id_hash(): 24 bytes, so that
+  // the crawl's end, which checks all of them at once, reads no fragment's text to hash it.
+  struct waiting {
+    reference r;
+    std::uint32_t hash;
+  };
   // A reference into a page whose ids are at ids_[ids_at] in the file: 24 bytes.
   struct check_in_file {
     std::uint32_t ids_at;
@@ -135,13 +142,15 @@ class fragment_checks {
   }
   // The ids at ids_[at], when they are in memory.
   std::optional<std::span<const std::uint32_t>> ids_in_memory(std::uint32_t at);
-  static bool has(std::span<const std::uint32_t> ids, std::string_view fragment,
-                  std::uint32_t hash);
-  // Checks a reference to `fragment` (of id_hash() `hash`) of the page `page` against its ids
-  // now if they are in memory, else keeps it for check_against_file(); `kept()` makes the
-  // reference to keep, missing or waiting.
-  template <class Kept>
-  void check(url_id page, std::string_view fragment, std::uint32_t hash, Kept kept);
+  // Whether `ids` have the fragment of id_hash() `hash`, whose text `fragment()` gives: asked
+  // only when the hash is not found, for the fragment percent-decoded.
+  template <class Fragment>
+  static bool has(std::span<const std::uint32_t> ids, std::uint32_t hash, Fragment fragment);
+  // Checks a reference to the fragment of id_hash() `hash` (whose text `fragment()` gives) of
+  // the page `page` against its ids now if they are in memory, else keeps it for
+  // check_against_file(); `kept()` makes the reference to keep, missing or waiting.
+  template <class Fragment, class Kept>
+  void check(url_id page, std::uint32_t hash, Fragment fragment, Kept kept);
   void check_against_file();
   std::uint32_t intern(std::string_view fragment);
   std::size_t group_end(std::size_t group) const {
@@ -162,7 +171,7 @@ class fragment_checks {
   // The references into pages not parsed when they came, checked by end_checks(): midway
   // through a crawl of a million pages, 2.2 million of them waited for 400,000 pages, 48 MB
   // in lists by page when each was checked as its page came.
-  spilled_table<reference> later_;
+  spilled_table<waiting> later_;
   spilled_table<check_in_file> against_file_;
   spilled_table<reference> missing_;  // as found, until group_missing()
   // After group_missing(): the missing references in groups, and where each group begins.
