@@ -200,7 +200,7 @@ void crawl_store::sort_by_url() {
   drop_lists_not_reported();
   // What the crawl freed goes back before each step that allocates: else the steps' vectors
   // come from new pages, and add to the crawl's peak.
-  give_back_freed_memory();
+  give_back_much_freed_memory();
   fragments_.end_checks([this](url_id url) { return page_state_of(url); });
   // The index of the URLs' text goes (16 MiB at a million URLs): from here on URLs are known
   // by id, and the redirects' targets, looked up by their text until now, are noted by id.
@@ -209,7 +209,7 @@ void crawl_store::sort_by_url() {
   }
   urls_.drop_index();
   redirects_noted_ = true;
-  give_back_freed_memory();
+  give_back_much_freed_memory();
   // One sort after the other: on two threads at once, their orders of a million URLs took
   // 27 MiB together, the peak of the whole crawl, for half a second saved.
   group_missing_fragments();
@@ -235,7 +235,8 @@ void crawl_store::drop_lists_not_reported() {
   });
   logging_places_ = false;  // and never again: places noted from now on go into lists
   log_places_from_ = std::numeric_limits<std::size_t>::max();
-  compact_lists();
+  // The walk over every list is paid for by the memory it gives back, when there is much.
+  if (places_.bytes_held() - places_.bytes_used() >= kWorthGivingBack) compact_lists();
 }
 
 void crawl_store::compact_lists_if_mostly_free() {
