@@ -4,10 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <ostream>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "text/text_hashes.hpp"
 
 namespace corocrawl {
 
@@ -166,6 +170,44 @@ TEST(UrlTable, ManyOriginsAreNamedAndTheRestKeptWhole) {
       ASSERT_EQ(table[id].head.empty(), i >= 0x3fff) << url;
     }
   }
+}
+
+// A table of keys::id finds a text by the 32-bit id_hash() a page's parse computed: texts
+// whose hashes are the same are told apart by their text, and the index keeps finding them
+// as it grows, by the same key.
+TEST(UrlTable, ATableKeyedByIdHashesTellsApartTextsOfTheSameHash) {
+  // Texts of one 32-bit hash, found among some 200,000 (about five pairs are expected).
+  std::unordered_map<std::uint32_t, std::string> first_of;
+  std::vector<std::pair<std::string, std::string>> same_hash;
+  for (int i = 0; same_hash.size() < 2 && i < 2000000; ++i) {
+    std::string text = "section-" + std::to_string(i);
+    const auto [at, added] = first_of.try_emplace(id_hash(text), text);
+    if (!added) same_hash.emplace_back(at->second, std::move(text));
+  }
+  ASSERT_EQ(same_hash.size(), 2u);
+
+  url_table table(url_table::origins::whole, url_table::keys::id);
+  std::vector<std::string> texts;
+  for (const auto& [one, other] : same_hash) {
+    texts.push_back(one);
+    texts.push_back(other);
+  }
+  for (int i = 0; i < 5000; ++i)  // past the first index of 1,024 slots
+    texts.push_back("id" + std::to_string(i));
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const std::size_t key = url_table::id_key(id_hash(texts[i]));
+    EXPECT_EQ(table.key(texts[i]), key);
+    EXPECT_FALSE(table.find(texts[i], key)) << texts[i];
+    EXPECT_EQ(table.add(texts[i], key), i);
+  }
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    EXPECT_EQ(table.find(texts[i], url_table::id_key(id_hash(texts[i]))), i) << texts[i];
+    EXPECT_EQ(table.find(texts[i]), i) << texts[i];
+    EXPECT_EQ(table.whole(static_cast<url_table::id>(i)), texts[i]);
+  }
+  // The key of a URL table is the URL's hash.
+  EXPECT_EQ(url_table().key("http://a.test/"), url_table::hash("http://a.test/"));
+  EXPECT_NE(table.key("http://a.test/"), url_table::hash("http://a.test/"));
 }
 
 }  // namespace

@@ -40,15 +40,24 @@ void fragment_checks::note(url_id target, std::string_view fragment, std::uint32
                            const stored_source& source, const page_state& state) {
   if (always_present(fragment) || state.what == page_state::unchecked) return;
   if (state.what == page_state::not_yet) {
-    later_.push_back({{target, intern(fragment), packing_.pack(source)}, hash});
+    later_.push_back({{target, intern(fragment, hash), packing_.pack(source)}, hash});
     return;
   }
   // A fragment found is not interned: most are.
   check(
       state.page, hash, [fragment] { return fragment; },
       [&]() -> reference {
-        return {target, intern(fragment), packing_.pack(source)};
+        return {target, intern(fragment, hash), packing_.pack(source)};
       });
+}
+
+void fragment_checks::prefetch(std::uint32_t hash, int stage) const {
+  const std::size_t key = url_table::id_key(hash);
+  if (stage == 0) {
+    fragments_.prefetch_slot(key);
+  } else if (const auto id = fragments_.likely(key)) {
+    fragments_.prefetch_text(*id);
+  }
 }
 
 void fragment_checks::page_parsed(url_id page, std::span<const std::uint32_t> hashes) {
@@ -158,9 +167,10 @@ void fragment_checks::group_missing(const page_order& order) {
       });
 }
 
-std::uint32_t fragment_checks::intern(std::string_view fragment) {
-  if (const auto known = fragments_.find(fragment)) return *known;
-  return fragments_.add(fragment);
+std::uint32_t fragment_checks::intern(std::string_view fragment, std::uint32_t hash) {
+  const std::size_t key = url_table::id_key(hash);
+  if (const auto known = fragments_.find(fragment, key)) return *known;
+  return fragments_.add(fragment, key);
 }
 
 }  // namespace corocrawl

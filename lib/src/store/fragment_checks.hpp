@@ -67,6 +67,9 @@ class fragment_checks {
   void note(url_id target, std::string_view fragment, std::uint32_t hash,
             const stored_source& source, const page_state& state);
 
+  /// Starts reading where the fragment of id_hash() `hash` is kept: its slot in the index at
+  /// stage 0, then its text at stage 1, some references before note() keeps one to it.
+  void prefetch(std::uint32_t hash, int stage) const;
   /// `page` is parsed completely, and `hashes` are its ids' (id_hashes()).
   void page_parsed(url_id page, std::span<const std::uint32_t> hashes);
 
@@ -152,7 +155,7 @@ class fragment_checks {
   template <class Fragment, class Kept>
   void check(url_id page, std::uint32_t hash, Fragment fragment, Kept kept);
   void check_against_file();
-  std::uint32_t intern(std::string_view fragment);
+  std::uint32_t intern(std::string_view fragment, std::uint32_t hash);
   std::size_t group_end(std::size_t group) const {
     return group + 1 < group_starts_.size() ? group_starts_[group + 1] : grouped_.size();
   }
@@ -166,8 +169,9 @@ class fragment_checks {
   spilled_table<std::uint32_t> ids_;
   std::vector<std::uint32_t> ids_read_;  // a page's ids read from memory in pieces
   // The text of the fragments of the references kept, each once (a fragment found at once
-  // is not kept): a few bytes besides the text, no allocation each.
-  url_table fragments_{url_table::origins::whole};
+  // is not kept): a few bytes besides the text, no allocation each. Found by the hash the
+  // page's parse computed: interning hashed each again (65,712 of the Python docs' links).
+  url_table fragments_{url_table::origins::whole, url_table::keys::id};
   // The references into pages not parsed when they came, checked by end_checks(): midway
   // through a crawl of a million pages, 2.2 million of them waited for 400,000 pages, 48 MB
   // in lists by page when each was checked as its page came.

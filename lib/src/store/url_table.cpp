@@ -16,12 +16,11 @@ std::optional<url_table::id> url_table::find(std::string_view url, std::size_t h
   return found;
 }
 
-url_table::id url_table::add(std::string_view url) {
+url_table::id url_table::add(std::string_view url, std::size_t h) {
   // At most 70% full: linear probing stays short, and the index costs 12-23 bytes a URL.
   if ((refs_.size() + 1) * 10 > slot_count() * 7) grow();
   const auto added = static_cast<id>(refs_.size());
   refs_.push_back(store(url));
-  const std::size_t h = hash(url);
   slots_[slot_of(url, h)] = {added, static_cast<std::uint32_t>(h >> 32)};
   return added;
 }
@@ -62,6 +61,10 @@ void url_table::prefetch_text(id i) const {
 std::size_t url_table::hash(std::string_view url) {
   static_assert(sizeof(std::size_t) == 8, "the tag is the hash's high half");
   return url_hash(url);
+}
+
+std::size_t url_table::key(std::string_view text) const {
+  return id_keys_ ? id_key(id_hash(text)) : hash(text);
 }
 
 std::size_t url_table::slot_of(std::string_view url, std::size_t h) const {
@@ -136,7 +139,7 @@ void url_table::grow() {
   for (id i = 0; i < refs_.size(); ++i) {
     const split_text stored = (*this)[i];
     const std::string_view url = stored.head.empty() ? stored.tail : stored.assign_to(rehashed_);
-    const std::size_t h = hash(url);
+    const std::size_t h = key(url);
     slots_[slot_of(url, h)] = {i, static_cast<std::uint32_t>(h >> 32)};
   }
 }

@@ -33,14 +33,20 @@ class url_table {
   /// Whether the table keeps the origins of URLs once (a fragment, say, is no URL even
   /// where it looks like one).
   enum class origins : bool { whole, shared };
-  explicit url_table(origins kept = origins::shared) : share_origins_(kept == origins::shared) {}
+  /// What the table finds a text by: its url_hash(), or its id_hash() (id_key()), which a
+  /// page's parse computed for its fragments already.
+  enum class keys : bool { url, id };
+  explicit url_table(origins kept = origins::shared, keys keyed = keys::url)
+      : share_origins_(kept == origins::shared), id_keys_(keyed == keys::id) {}
 
   /// The id of `url`, if it was added.
-  std::optional<id> find(std::string_view url) const { return find(url, hash(url)); }
-  /// The same, for `h` the hash() of `url`.
+  std::optional<id> find(std::string_view url) const { return find(url, key(url)); }
+  /// The same, for `h` the key() of `url`.
   std::optional<id> find(std::string_view url, std::size_t h) const;
   /// Adds `url`, which must not be in the table yet, and returns its id: ids count from 0.
-  id add(std::string_view url);
+  id add(std::string_view url) { return add(url, key(url)); }
+  /// The same, for `h` the key() of `url`.
+  id add(std::string_view url, std::size_t h);
   /// The URL of `i` (< size()), as its origin and the rest; the views stay valid as long
   /// as the table.
   split_text operator[](id i) const;
@@ -50,8 +56,15 @@ class url_table {
   /// Frees the index: find() finds nothing after it, and the next add() builds it again.
   void drop_index() { slots_ = {nullptr, slots_free{0}}; }
 
-  /// The hash find() and add() look a URL up by: url_hash(url).
+  /// The hash find() and add() look a URL up by in a table of keys::url: url_hash(url).
   static std::size_t hash(std::string_view url);
+  /// The same in a table of keys::id, for a text of id_hash() `id_hash`: the 32 bits in both
+  /// halves, as the low half chooses the slot and the high half tells texts apart.
+  static std::size_t id_key(std::uint32_t id_hash) {
+    return (std::size_t{id_hash} << 32) | id_hash;
+  }
+  /// The hash find() and add() look `text` up by in this table.
+  std::size_t key(std::string_view text) const;
   /// Starts reading the index where `url` of hash `h` would be, for a find soon after.
   void prefetch_slot(std::size_t h) const {
     if (slot_count() != 0) __builtin_prefetch(&slots_[h & (slot_count() - 1)]);
@@ -97,6 +110,7 @@ class url_table {
   table_array<std::uint32_t> refs_;  // by id
   std::deque<std::string> apart_;
   bool share_origins_;
+  bool id_keys_;
   std::deque<std::string> origins_;                                     // by number - 1
   std::unordered_map<std::string_view, std::uint32_t> origin_numbers_;  // views into origins_
   std::string rehashed_;                                                // grow()'s scratch
