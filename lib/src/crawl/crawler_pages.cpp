@@ -162,8 +162,8 @@ void crawler::take_references(const work_item& item, const page_links& page, lin
   std::vector<std::uint32_t> tags(page.tags.size(), stored_source::kNone);
   const auto taken_up_to = taken != nullptr ? taken->last : std::pair{0U, 0U};
   // A fragment of another page is kept in the store's table when that page is not parsed yet
-  // (most are, in a crawl's first half): where it is kept is read some references ahead, two
-  // cache misses each otherwise.
+  // (most are, in a crawl's first half): where it is kept is read some references ahead,
+  // three cache misses each otherwise.
   const auto read_ahead = [&](std::size_t at, int stage) {
     if (at >= page.references.size() || !options_.fragments) return;
     const page_reference& ahead = page.references[at];
@@ -172,8 +172,9 @@ void crawler::take_references(const work_item& item, const page_links& page, lin
       store_->prefetch_fragment(ahead.fragment.hash(), stage);
   };
   for (std::size_t at = 0; at < page.references.size(); ++at) {
-    read_ahead(at + 16, 0);
-    read_ahead(at + 8, 1);
+    read_ahead(at + 24, 0);
+    read_ahead(at + 16, 1);
+    read_ahead(at + 8, 2);
     const page_reference& reference = page.references[at];
     const auto id = ids[reference.link];
     if (!id) continue;

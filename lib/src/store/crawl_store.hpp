@@ -107,7 +107,7 @@ class crawl_store final : public record_source {
   /// sources are.
   void note_redirect(url_id from, url_id to);
   /// Starts reading what note_fragment() of a fragment of id_hash() `hash` reads, a few
-  /// references before it: stage 0, then 1 (fragment_checks::prefetch()).
+  /// references before it: stage 0, then 1, then 2 (fragment_checks::prefetch()).
   void prefetch_fragment(std::uint32_t hash, int stage) const { fragments_.prefetch(hash, stage); }
   /// Notes that `source` references `fragment` (of id_hash() `hash`) of page `to`: checked
   /// against the ids of the page `to` leads to, at once if it is parsed already, else when

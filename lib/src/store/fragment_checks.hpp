@@ -67,8 +67,9 @@ class fragment_checks {
   void note(url_id target, std::string_view fragment, std::uint32_t hash,
             const stored_source& source, const page_state& state);
 
-  /// Starts reading where the fragment of id_hash() `hash` is kept: its slot in the index at
-  /// stage 0, then its text at stage 1, some references before note() keeps one to it.
+  /// Starts reading where the fragment of id_hash() `hash` is kept, some references before
+  /// note() keeps one to it: its slot in the index at stage 0, where its text is at stage 1,
+  /// then its text at stage 2.
   void prefetch(std::uint32_t hash, int stage) const;
   /// `page` is parsed completely, and `hashes` are its ids' (id_hashes()).
   void page_parsed(url_id page, std::span<const std::uint32_t> hashes);
