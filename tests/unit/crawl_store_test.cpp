@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <iterator>
 #include <memory>
+#include <numeric>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -276,6 +277,44 @@ TEST(CrawlStore, ReferrersAreKeptOnlyWhileAUrlMayTurnOutBroken) {
     EXPECT_EQ(store.referrers(next).size(), 41u);
     store.finish(next, {.status = 200}, verdict::ok);
   }
+}
+
+// The places of a URL linked from many pages come sorted as link_source compares them (page,
+// element, attribute, line, column), its referrers as text, though the store sorts them by
+// numbers: here neither the pages' ids nor the tags' follow the order of their text.
+TEST(CrawlStore, ThePlacesOfAUrlLinkedFromManyPagesComeSortedByTheirText) {
+  crawl_store store;
+  const auto root = store.add_url("http://a.test/", std::nullopt);
+  const auto broken = store.add_url("http://a.test/broken", root);
+  std::vector<int> numbers(300);
+  std::iota(numbers.begin(), numbers.end(), 0);
+  std::mt19937 random(7);
+  std::ranges::shuffle(numbers, random);
+  const std::vector<std::pair<std::string, std::string>> tags{
+      {"link", "href"}, {"img", "src"}, {"a", "href"}, {"img", "srcset"}, {"a", "ping"}};
+  std::vector<link_source> expected;
+  std::vector<std::string> expected_referrers{"http://a.test/"};
+  for (const int number : numbers) {
+    const std::string url = "http://a.test/p" + std::to_string(number);
+    const auto page = store.add_url(url, root);
+    expected_referrers.push_back(url);
+    for (int k = 0, count = 1 + number % 4; k < count; ++k) {
+      const auto& [element, attribute] = tags[random() % tags.size()];
+      const auto line = static_cast<std::uint32_t>(1 + random() % 50);
+      const auto column = static_cast<std::uint32_t>(1 + random() % 3);
+      store.note_source(broken, {.page = page,
+                                 .element = element,
+                                 .attribute = attribute,
+                                 .line = line,
+                                 .column = column});
+      expected.push_back({url, element, attribute, line, column});
+    }
+  }
+  store.finish(broken, {.status = 404}, verdict::broken);
+  std::ranges::sort(expected);
+  std::ranges::sort(expected_referrers);
+  EXPECT_EQ(store.sources(broken), expected);
+  EXPECT_EQ(store.referrers(broken), expected_referrers);
 }
 
 // A large crawl's places peak midway; once most of their URLs are fetched, the pool they
