@@ -246,7 +246,6 @@ class crawl_store final : public record_source {
   void assign_referrer(url_id id, std::optional<std::string>& into) const;
 
   stored_source stored(const source_at& source);
-  link_source source_of(const stored_source& source) const;
   fragment_checks::page_state page_state_of(url_id id) const;
   // The URL finished redirect `id` leads to, if it is one and that URL was seen.
   std::optional<url_id> redirect_target(url_id id) const;

@@ -21,7 +21,7 @@ namespace {
 constexpr std::uint32_t kFragmentGroup = 0x8000'0000;  // an item that is a fragment group
 
 // The distinct values of `field` among `places`, sorted as numbers, and each one's rank once
-// `order` has sorted them as the report does: rank_of() gives a place's.
+// `order` has sorted them as the report does: of() gives a value's.
 class ranks {
  public:
   template <class Order>
@@ -153,12 +153,6 @@ void crawl_store::problem_item(std::uint32_t item, broken_link& link) const {
     }
   }
   link.referrers.resize(referrers);
-}
-
-link_source crawl_store::source_of(const stored_source& source) const {
-  link_source place;
-  read_source(source, place);
-  return place;
 }
 
 void crawl_store::read_source(const stored_source& source, link_source& into) const {

@@ -44,11 +44,11 @@ bool fragment_checks::has(std::span<const std::uint32_t> ids, std::uint32_t hash
 }
 
 template <class Fragment, class Kept>
-void fragment_checks::check(url_id page, std::uint32_t hash, Fragment fragment, Kept kept) {
+void fragment_checks::check(url_id page, std::uint32_t hash, Fragment fragment_of, Kept kept) {
   const std::uint32_t at = ids_at(page);
   if (at == kNotParsed) return;
   if (const auto ids = ids_in_memory(at)) {
-    if (!has(*ids, hash, fragment)) missing_.push_back(kept());
+    if (!has(*ids, hash, fragment_of)) missing_.push_back(kept());
   } else {
     against_file_.push_back({at, kept()});
   }

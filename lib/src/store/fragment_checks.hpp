@@ -146,15 +146,15 @@ class fragment_checks {
   }
   // The ids at ids_[at], when they are in memory.
   std::optional<std::span<const std::uint32_t>> ids_in_memory(std::uint32_t at);
-  // Whether `ids` have the fragment of id_hash() `hash`, whose text `fragment()` gives: asked
-  // only when the hash is not found, for the fragment percent-decoded.
+  // Whether `ids` have the fragment of id_hash() `hash`, whose text `fragment_of()` gives:
+  // asked only when the hash is not found, for the fragment percent-decoded.
   template <class Fragment>
-  static bool has(std::span<const std::uint32_t> ids, std::uint32_t hash, Fragment fragment);
-  // Checks a reference to the fragment of id_hash() `hash` (whose text `fragment()` gives) of
+  static bool has(std::span<const std::uint32_t> ids, std::uint32_t hash, Fragment fragment_of);
+  // Checks a reference to the fragment of id_hash() `hash` (whose text `fragment_of()` gives) of
   // the page `page` against its ids now if they are in memory, else keeps it for
   // check_against_file(); `kept()` makes the reference to keep, missing or waiting.
   template <class Fragment, class Kept>
-  void check(url_id page, std::uint32_t hash, Fragment fragment, Kept kept);
+  void check(url_id page, std::uint32_t hash, Fragment fragment_of, Kept kept);
   void check_against_file();
   std::uint32_t intern(std::string_view fragment, std::uint32_t hash);
   std::size_t group_end(std::size_t group) const {
