@@ -317,6 +317,50 @@ TEST(CrawlStore, ThePlacesOfAUrlLinkedFromManyPagesComeSortedByTheirText) {
   EXPECT_EQ(store.referrers(broken), expected_referrers);
 }
 
+// A missing fragment referenced from many pages lists its places in the same order, though
+// a group of more than a few is sorted as numbers: its pages' ids and its tags do not follow
+// the order of their text here either.
+TEST(CrawlStore, ThePlacesOfAMissingFragmentLinkedFromManyPagesComeSortedByTheirText) {
+  auto store = std::make_shared<crawl_store>();
+  const auto root = store->add_url("http://a.test/", std::nullopt);
+  const auto doc = store->add_url("http://a.test/doc", root);
+  store->note_anchors(doc, id_hashes(std::vector<std::string>{"here"}));
+  store->note_anchors(root, {});
+  store->finish(root, {.status = 200}, verdict::ok);
+  std::vector<int> numbers(60);
+  std::iota(numbers.begin(), numbers.end(), 0);
+  std::mt19937 random(11);
+  std::ranges::shuffle(numbers, random);
+  const std::vector<std::pair<std::string, std::string>> tags{
+      {"link", "href"}, {"img", "src"}, {"a", "href"}, {"area", "href"}};
+  std::vector<link_source> expected;
+  std::vector<std::string> expected_referrers;
+  for (const int number : numbers) {
+    const std::string url = "http://a.test/p" + std::to_string(number);
+    const auto page = store->add_url(url, root);
+    store->note_anchors(page, {});
+    store->finish(page, {.status = 200}, verdict::ok);
+    expected_referrers.push_back(url);
+    for (int k = 0, count = 1 + number % 3; k < count; ++k) {
+      const auto& [element, attribute] = tags[random() % tags.size()];
+      const auto line = static_cast<std::uint32_t>(1 + random() % 20);
+      store->note_fragment(
+          doc, "gone",
+          {.page = page, .element = element, .attribute = attribute, .line = line, .column = 1});
+      expected.push_back({url, element, attribute, line, 1});
+    }
+  }
+  store->finish(doc, {.status = 200}, verdict::ok);
+  store->sort_by_url();
+  const broken_list broken = crawl_store::problems(store, verdict::broken);
+  ASSERT_EQ(broken.size(), 1u);
+  EXPECT_EQ(broken[0].url, "http://a.test/doc#gone");
+  std::ranges::sort(expected);
+  std::ranges::sort(expected_referrers);
+  EXPECT_EQ(broken[0].sources, expected);
+  EXPECT_EQ(broken[0].referrers, expected_referrers);
+}
+
 // A large crawl's places peak midway; once most of their URLs are fetched, the pool they
 // took is compacted and its memory given back, and the places still kept read as before.
 TEST(CrawlStore, ThePlacesOfUrlsFetchedGoBackToTheSystem) {

@@ -20,6 +20,10 @@ namespace {
 
 constexpr std::uint32_t kFragmentGroup = 0x8000'0000;  // an item that is a fragment group
 
+// Up to this many places are sorted as strings: ranking their pages and tags takes vectors
+// of its own, and a missing fragment's group has one or two places most often.
+constexpr std::size_t kFewPlaces = 16;
+
 // The distinct values of `field` among `places`, sorted as numbers, and each one's rank once
 // `order` has sorted them as the report does: of() gives a value's.
 class ranks {
@@ -131,7 +135,10 @@ void crawl_store::problem_item(std::uint32_t item, broken_link& link) const {
   }
   // Built into `link`'s own strings and vectors: a million URLs' report reads millions.
   const std::size_t group = item & ~kFragmentGroup;
-  link.sources.resize(fragments_.group_size(group));
+  const std::size_t size = fragments_.group_size(group);
+  std::vector<stored_source> many;  // a big group's places, to sort as numbers
+  if (size > kFewPlaces) many.reserve(size);
+  link.sources.resize(size);
   std::size_t k = 0;
   fragments_.for_each_in_group(group, [&](const fragment_checks::reference& r) {
     if (k == 0) {
@@ -140,11 +147,20 @@ void crawl_store::problem_item(std::uint32_t item, broken_link& link) const {
       link.status.reset();
       if (entries_[page].status != 0) link.status = entries_[page].status;
     }
-    read_source(fragments_.source(r), link.sources[k++]);
+    if (size > kFewPlaces) {
+      many.push_back(fragments_.source(r));
+    } else {
+      read_source(fragments_.source(r), link.sources[k]);
+    }
+    ++k;
   });
   link.error = "missing fragment";
   link.external = false;
-  if (link.sources.size() > 1) std::ranges::sort(link.sources);
+  if (size > kFewPlaces) {
+    read_in_order(many, link.sources);
+  } else if (size > 1) {
+    std::ranges::sort(link.sources);
+  }
   std::size_t referrers = 0;
   for (const auto& source : link.sources) {
     if (referrers == 0 || link.referrers[referrers - 1] != source.page) {
@@ -164,13 +180,17 @@ void crawl_store::read_source(const stored_source& source, link_source& into) co
   into.column = source.column;
 }
 
-std::vector<link_source> crawl_store::sources(url_id id) const {
+void crawl_store::read_in_order(std::vector<stored_source>& places,
+                                std::vector<link_source>& into) const {
   // Sorted as numbers, each page and tag by its rank in the order of its text, and made into
   // strings only then: a URL linked from every page has thousands of places (the Python
   // docs' 404, 1,451), and sorting their strings took a millisecond of each report.
-  std::vector<stored_source> places;
-  for (const listed_place& place : places_.places(entries_[id].sources)) {
-    if (!place.redirect) places.push_back(place.source);
+  into.resize(places.size());
+  if (places.size() <= kFewPlaces) {
+    for (std::size_t k = 0; k < places.size(); ++k)
+      read_source(places[k], into[k]);
+    std::ranges::sort(into);
+    return;
   }
   const ranks pages(places, &stored_source::page,
                     [this](std::vector<std::uint32_t>& ids) { order_by_text(ids, urls_); });
@@ -181,9 +201,17 @@ std::vector<link_source> crawl_store::sources(url_id id) const {
   std::ranges::sort(places, {}, [&](const stored_source& place) {
     return std::tuple(pages.of(place.page), tags.of(place.tag), place.line, place.column);
   });
-  std::vector<link_source> all(places.size());
   for (std::size_t k = 0; k < places.size(); ++k)
-    read_source(places[k], all[k]);
+    read_source(places[k], into[k]);
+}
+
+std::vector<link_source> crawl_store::sources(url_id id) const {
+  std::vector<stored_source> places;
+  for (const listed_place& place : places_.places(entries_[id].sources)) {
+    if (!place.redirect) places.push_back(place.source);
+  }
+  std::vector<link_source> all;
+  read_in_order(places, all);
   return all;
 }
 
