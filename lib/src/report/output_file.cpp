@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <random>
@@ -25,9 +26,18 @@ namespace {
 
 // An output buffer over a descriptor that keeps the errno of the first failed write; after it,
 // every write fails, so the stream goes bad and stays bad.
+//
+// With `write_back`, for a file that is synced when done, the system is asked to start writing
+// each kWriteBackEvery bytes to the disk as they are written (sync_file_range, where there is
+// one): the sync then waits for the last of them only, not for the whole file, which the
+// system would otherwise keep in memory until asked (the 10k site's summary of 10 MB took 7-9
+// ms to sync after it was written). Best effort: the sync reports any failure.
 class descriptor_buffer final : public std::streambuf {
  public:
-  explicit descriptor_buffer(int fd) : fd_(fd), buffer_(64 * 1024) { reset_area(); }
+  descriptor_buffer(int fd, bool write_back)
+      : fd_(fd), buffer_(64 * 1024), write_back_(write_back) {
+    reset_area();
+  }
   int error() const { return error_; }
 
  protected:
@@ -66,12 +76,27 @@ class descriptor_buffer final : public std::streambuf {
   bool write_all(const char* data, std::size_t size) {
     if (error_ != 0) return false;
     error_ = corocrawl::write_all(fd_, std::as_bytes(std::span(data, size))).value();
-    return error_ == 0;
+    if (error_ != 0) return false;
+    written_ += size;
+    if (write_back_ && written_ - written_back_ >= kWriteBackEvery) start_write_back();
+    return true;
   }
 
+  void start_write_back() {
+#if defined(SYNC_FILE_RANGE_WRITE)
+    (void)::sync_file_range(fd_, static_cast<off_t>(written_back_),
+                            static_cast<off_t>(written_ - written_back_), SYNC_FILE_RANGE_WRITE);
+#endif
+    written_back_ = written_;
+  }
+
+  static constexpr std::uint64_t kWriteBackEvery = 1024 * 1024;
   int fd_;
   std::vector<char> buffer_;
   int error_ = 0;
+  bool write_back_;
+  std::uint64_t written_ = 0;       // bytes written through this buffer
+  std::uint64_t written_back_ = 0;  // of them, those the system was asked to write back
 };
 
 // The file a chain of symlinks leads to, or nullopt when a link on the way lives in /proc:
@@ -193,7 +218,7 @@ struct output_file::impl {
         temporary(std::move(temporary_path)),
         final_path(std::move(target)),
         owned(std::move(owned_fd)),
-        buffer(fd) {}
+        buffer(fd, !temporary.empty()) {}
   ~impl() {
     if (!temporary.empty()) ::unlink(temporary.c_str());
   }
