@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -315,6 +316,54 @@ TEST(CrawlStore, ThePlacesOfAUrlLinkedFromManyPagesComeSortedByTheirText) {
   std::ranges::sort(expected_referrers);
   EXPECT_EQ(store.sources(broken), expected);
   EXPECT_EQ(store.referrers(broken), expected_referrers);
+}
+
+// A URL or missing fragment referenced from a few places, the most common case, has them
+// sorted as strings, not ranked: they still come in link_source's order, though they were
+// noted in neither the order of their pages' text nor of their lines.
+TEST(CrawlStore, TheFewPlacesOfAUrlOrMissingFragmentComeSortedByTheirText) {
+  auto store = std::make_shared<crawl_store>();
+  const auto root = store->add_url("http://a.test/", std::nullopt);
+  const auto doc = store->add_url("http://a.test/doc", root);
+  const auto broken = store->add_url("http://a.test/broken", root);
+  store->note_anchors(doc, id_hashes(std::vector<std::string>{"here"}));
+  store->note_anchors(root, {});
+  store->finish(root, {.status = 200}, verdict::ok);
+  const std::vector<std::pair<std::string, std::uint32_t>> noted{{"http://a.test/p9", 7},
+                                                                 {"http://a.test/p10", 3},
+                                                                 {"http://a.test/p9", 2},
+                                                                 {"http://a.test/p2", 5},
+                                                                 {"http://a.test/p10", 1}};
+  std::map<std::string, crawl_store::url_id> pages;
+  for (const auto& url : {"http://a.test/p9", "http://a.test/p10", "http://a.test/p2"}) {
+    pages[url] = store->add_url(url, root);
+    store->note_anchors(pages[url], {});
+    store->finish(pages[url], {.status = 200}, verdict::ok);
+  }
+  std::vector<link_source> expected;
+  for (const auto& [url, line] : noted) {
+    const source_at place{.page = pages[url], .element = "a", .attribute = "href", .line = line};
+    store->note_source(broken, place);
+    store->note_fragment(doc, "gone", place);
+    expected.push_back({url, "a", "href", line, 0});
+  }
+  store->finish(broken, {.status = 404}, verdict::broken);
+  store->finish(doc, {.status = 200}, verdict::ok);
+  store->sort_by_url();
+  std::ranges::sort(expected);
+  const std::vector<std::string> expected_referrers{"http://a.test/p10", "http://a.test/p2",
+                                                    "http://a.test/p9"};
+  EXPECT_EQ(store->sources(broken), expected);
+  EXPECT_EQ(store->referrers(broken),
+            (std::vector<std::string>{"http://a.test/", "http://a.test/p10", "http://a.test/p2",
+                                      "http://a.test/p9"}));  // the root discovered it
+  const broken_list problems = crawl_store::problems(store, verdict::broken);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_EQ(problems[0].url, "http://a.test/broken");
+  EXPECT_EQ(problems[0].sources, expected);
+  EXPECT_EQ(problems[1].url, "http://a.test/doc#gone");
+  EXPECT_EQ(problems[1].sources, expected);
+  EXPECT_EQ(problems[1].referrers, expected_referrers);
 }
 
 // A missing fragment referenced from many pages lists its places in the same order, though

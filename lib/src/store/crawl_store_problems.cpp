@@ -136,9 +136,12 @@ void crawl_store::problem_item(std::uint32_t item, broken_link& link) const {
   // Built into `link`'s own strings and vectors: a million URLs' report reads millions.
   const std::size_t group = item & ~kFragmentGroup;
   const std::size_t size = fragments_.group_size(group);
-  std::vector<stored_source> many;  // a big group's places, to sort as numbers
-  if (size > kFewPlaces) many.reserve(size);
-  link.sources.resize(size);
+  // Its places as numbers, read in order after: most groups' one or two here, not in a vector.
+  std::array<stored_source, kFewPlaces> few;
+  std::vector<stored_source> many;
+  if (size > kFewPlaces) many.resize(size);
+  const std::span<stored_source> places =
+      size > kFewPlaces ? std::span<stored_source>(many) : std::span(few).first(size);
   std::size_t k = 0;
   fragments_.for_each_in_group(group, [&](const fragment_checks::reference& r) {
     if (k == 0) {
@@ -147,20 +150,11 @@ void crawl_store::problem_item(std::uint32_t item, broken_link& link) const {
       link.status.reset();
       if (entries_[page].status != 0) link.status = entries_[page].status;
     }
-    if (size > kFewPlaces) {
-      many.push_back(fragments_.source(r));
-    } else {
-      read_source(fragments_.source(r), link.sources[k]);
-    }
-    ++k;
+    places[k++] = fragments_.source(r);
   });
   link.error = "missing fragment";
   link.external = false;
-  if (size > kFewPlaces) {
-    read_in_order(many, link.sources);
-  } else if (size > 1) {
-    std::ranges::sort(link.sources);
-  }
+  read_in_order(places, link.sources);
   std::size_t referrers = 0;
   for (const auto& source : link.sources) {
     if (referrers == 0 || link.referrers[referrers - 1] != source.page) {
@@ -180,7 +174,7 @@ void crawl_store::read_source(const stored_source& source, link_source& into) co
   into.column = source.column;
 }
 
-void crawl_store::read_in_order(std::vector<stored_source>& places,
+void crawl_store::read_in_order(std::span<stored_source> places,
                                 std::vector<link_source>& into) const {
   // Sorted as numbers, each page and tag by its rank in the order of its text, and made into
   // strings only then: a URL linked from every page has thousands of places (the Python
