@@ -238,12 +238,12 @@ void link_tag_reader::note(std::size_t lt, const scanned_tag& tag, bool html) {
   std::uint32_t id_slot = kNoSlot;
   std::uint32_t name_slot = kNoSlot;
   std::uint32_t style_slot = kNoSlot;
-  if (templates_ == 0) {
-    id_slot = anchor(tag.kept[kId]);
-    if (html_a) name_slot = anchor(tag.kept[kName]);
+  if (templates_ == 0) {  // (most tags have neither)
+    if (!tag.kept[kId].empty()) id_slot = anchor(tag.kept[kId]);
+    if (html_a && !tag.kept[kName].empty()) name_slot = anchor(tag.kept[kName]);
   }
   text_position at;
-  const bool styled = !attribute_value(tag.kept[kStyle]).empty();
+  const bool styled = !tag.kept[kStyle].empty() && !attribute_value(tag.kept[kStyle]).empty();
   if (has_references || styled) at = positions_.at(lt);
   if (styled) {
     if (auto text = plain_value(attribute_value(tag.kept[kStyle]))) {

@@ -77,8 +77,73 @@ class position_counter {
     return cr_ != kNone && cr_ < offset;
   }
 
-  // The bytes that are not UTF-8 continuation bytes (10xxxxxx), eight at a time.
-  static std::uint32_t lead_bytes(const char* begin, const char* end) {
+  static bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+#if defined(__SSE2__)
+  static __m128i load(const char* p) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  }
+
+  // The sum of the sixteen bytes of `counts`.
+  static std::size_t sum_of_bytes(__m128i counts) {
+    const __m128i sums = _mm_sad_epu8(counts, _mm_setzero_si128());  // two halves' sums
+    return static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
+           static_cast<std::size_t>(_mm_extract_epi16(sums, 4));
+  }
+
+  // The bytes of [begin, end) that `matches` marks (a compare of sixteen bytes, all ones where
+  // one matches), or `is_match` where the text holds fewer than sixteen bytes up to `end`.
+  // Sixteen at a time, each byte of a sum counting its place's matches over up to 255 blocks;
+  // the last few bytes as the end of the block that ends at `end`, with the bytes before them
+  // masked off (the run between two offsets is often short, and was counted byte by byte).
+  template <class Matches, class IsMatch>
+  std::size_t count_matching(const char* begin, const char* end, Matches matches,
+                             IsMatch is_match) const {
+    // Loaded at kTail + n: 16 - n bytes of zeros, then n of ones.
+    alignas(16) static constexpr signed char kTail[32] = {
+        0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    std::size_t found = 0;
+    const char* p = begin;
+    while (end - p >= 16) {
+      const std::size_t blocks = std::min<std::size_t>(static_cast<std::size_t>(end - p) / 16, 255);
+      const char* const stop = p + blocks * 16;
+      __m128i counts = _mm_setzero_si128();
+      for (; p != stop; p += 16)
+        counts = _mm_sub_epi8(counts, matches(load(p)));  // a match is -1
+      found += sum_of_bytes(counts);
+    }
+    const auto left = end - p;
+    if (left == 0) return found;
+    if (end - text_.data() < 16)
+      return found + static_cast<std::size_t>(std::count_if(p, end, is_match));
+    const __m128i tail =
+        _mm_and_si128(matches(load(end - 16)), load(reinterpret_cast<const char*>(kTail) + left));
+    return found + sum_of_bytes(_mm_sub_epi8(_mm_setzero_si128(), tail));
+  }
+#endif
+
+  std::size_t line_feeds(const char* begin, const char* end) const {
+    const auto is_line_feed = [](char c) { return c == '\n'; };
+#if defined(__SSE2__)
+    const __m128i line_feed = _mm_set1_epi8('\n');
+    return count_matching(
+        begin, end, [line_feed](__m128i bytes) { return _mm_cmpeq_epi8(bytes, line_feed); },
+        is_line_feed);
+#else
+    return static_cast<std::size_t>(std::count_if(begin, end, is_line_feed));
+#endif
+  }
+
+  // The bytes that are not UTF-8 continuation bytes (10xxxxxx).
+  std::uint32_t lead_bytes(const char* begin, const char* end) const {
+#if defined(__SSE2__)
+    // A continuation byte, 0x80 to 0xBF, is one below -64 read as a signed byte.
+    const __m128i lead_from = _mm_set1_epi8(-64);
+    const std::size_t continuation = count_matching(
+        begin, end, [lead_from](__m128i bytes) { return _mm_cmplt_epi8(bytes, lead_from); },
+        is_continuation);
+#else
     std::size_t continuation = 0;
     const char* p = begin;
     for (; end - p >= 8; p += 8) {
@@ -89,50 +154,39 @@ class position_counter {
       const std::uint64_t bits = (word & ~(word << 1) & 0x8080808080808080ULL) >> 7;
       continuation += static_cast<std::size_t>((bits * 0x0101010101010101ULL) >> 56);
     }
-    for (; p != end; ++p)
-      continuation += (static_cast<unsigned char>(*p) & 0xC0) == 0x80 ? 1 : 0;
+    continuation += static_cast<std::size_t>(std::count_if(p, end, is_continuation));
+#endif
     return static_cast<std::uint32_t>(static_cast<std::size_t>(end - begin) - continuation);
   }
 
-  // Counts [begin, end), which holds no CR. Runs between offsets hold a few short lines each:
-  // a memchr for each line cost twice the time of counting sixteen bytes at a time.
-  void count_line_feeds(const char* begin, const char* end) {
-    std::size_t lines = 0;
-    const char* line_start = begin;  // of the last line
-    const char* p = begin;
+  // One past the last line feed in [begin, end), which holds one: searched from the end,
+  // sixteen bytes at a time, as the last line is most often short.
+  static const char* after_last_line_feed(const char* begin, const char* end) {
+    const char* p = end;
 #if defined(__SSE2__)
-    // Each byte of `counts` counts the line feeds at its place in the blocks, so at most 255
-    // blocks go before they are summed. The last block with one tells where the line starts.
     const __m128i line_feed = _mm_set1_epi8('\n');
-    const char* last_block = nullptr;
-    unsigned last_mask = 0;
-    while (end - p >= 16) {
-      const std::size_t blocks = std::min<std::size_t>(static_cast<std::size_t>(end - p) / 16, 255);
-      const char* const stop = p + blocks * 16;
-      __m128i counts = _mm_setzero_si128();
-      for (; p != stop; p += 16) {
-        const __m128i found =
-            _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), line_feed);
-        counts = _mm_sub_epi8(counts, found);  // a line feed is -1
-        if (const auto mask = static_cast<unsigned>(_mm_movemask_epi8(found)); mask != 0) {
-          last_block = p;
-          last_mask = mask;
-        }
-      }
-      const __m128i sums = _mm_sad_epu8(counts, _mm_setzero_si128());  // two halves' sums
-      lines += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
-               static_cast<std::size_t>(_mm_extract_epi16(sums, 4));
+    for (; p - begin >= 16; p -= 16) {
+      const auto mask =
+          static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(load(p - 16), line_feed)));
+      if (mask != 0) return p - 16 + std::bit_width(mask);
     }
-    if (last_block != nullptr) line_start = last_block + std::bit_width(last_mask);
 #endif
-    for (; p != end; ++p) {
-      if (*p == '\n') {
-        ++lines;
-        line_start = p + 1;
-      }
+    while (p[-1] != '\n')
+      --p;
+    return p;
+  }
+
+  // Counts [begin, end), which holds no CR, in bulk: its line feeds, then the column in its
+  // last line, found searching back from the end. Runs between offsets hold a few short lines
+  // each: a memchr for each line cost twice the time of counting sixteen bytes at a time.
+  void count_line_feeds(const char* begin, const char* end) {
+    const std::size_t lines = line_feeds(begin, end);
+    const char* line_start = begin;  // of the last line
+    if (lines != 0) {
+      position_.line += static_cast<std::uint32_t>(lines);
+      position_.column = 1;
+      line_start = after_last_line_feed(begin, end);
     }
-    position_.line += static_cast<std::uint32_t>(lines);
-    if (lines != 0) position_.column = 1;
     position_.column += lead_bytes(line_start, end);
   }
 
