@@ -99,6 +99,17 @@ bool decode_plainly(std::string_view value, std::string& out) {
 
 void plain_references(const link_chunk& chunk, const tag_place& place,
                       std::vector<found_reference>& references) {
+  // An HTML <a>, most places by far: its href, a document (element_references()), read
+  // without looking its element and attributes up by name.
+  if (!place.svg && place.element == "a") {
+    if ((place.present & 1U) != 0) {  // reference_attributes("a") is {kHref}
+      const std::string_view text = (place.decoded & 1U) != 0 ? chunk.decoded : chunk.markup;
+      references.push_back({nullptr, kKeptAttributes[kHref],
+                            text.substr(place.value_begin[0], place.value_size[0]),
+                            reference_kind::document, value_form::url});
+    }
+    return;
+  }
   const GumboTag tag = place.svg ? GUMBO_TAG_A
                                  : gumbo_tagn_enum(place.element.data(),
                                                    static_cast<unsigned int>(place.element.size()));
