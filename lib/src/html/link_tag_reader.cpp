@@ -243,10 +243,12 @@ void link_tag_reader::note(std::size_t lt, const scanned_tag& tag, bool html) {
     if (html_a && !tag.kept[kName].empty()) name_slot = anchor(tag.kept[kName]);
   }
   text_position at;
-  const bool styled = !tag.kept[kStyle].empty() && !attribute_value(tag.kept[kStyle]).empty();
+  const std::string_view style =
+      tag.kept[kStyle].empty() ? std::string_view() : attribute_value(tag.kept[kStyle]);
+  const bool styled = !style.empty();
   if (has_references || styled) at = positions_.at(lt);
   if (styled) {
-    if (auto text = plain_value(attribute_value(tag.kept[kStyle]))) {
+    if (auto text = plain_value(style)) {
       tags_.styles.emplace_back(
           inline_css{std::move(*text), std::string(element), true, at.line, at.column});
     } else {

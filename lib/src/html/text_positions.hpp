@@ -1,5 +1,6 @@
 #pragma once
-// Lines and columns of offsets in a page, in one forward pass.
+// Lines and columns of offsets in a page, in one forward pass (and, in a run between two
+// offsets that holds a line feed, a search back from its end for where its last line starts).
 
 #include <algorithm>
 #include <bit>
