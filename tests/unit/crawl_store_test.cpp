@@ -142,6 +142,31 @@ TEST(CrawlStore, ProblemsListMissingFragmentsAmongTheBrokenUrlsByUrl) {
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0].url, "http://a.test/slow");
   EXPECT_TRUE(crawl_store::problems(store, verdict::rate_limited).empty());
+
+  // Read without places, as counts read them: the same items, and a group's places left out.
+  std::size_t at = 0;
+  broken.for_each_without_places([&](const broken_link& link) {
+    const broken_link whole = broken[at++];
+    EXPECT_EQ(link.url, whole.url);
+    EXPECT_EQ(link.status, whole.status);
+    EXPECT_EQ(link.error, whole.error);
+    EXPECT_EQ(link.external, whole.external);
+    if (link.error == "missing fragment") {
+      EXPECT_TRUE(link.sources.empty()) << link.url;
+      EXPECT_TRUE(link.referrers.empty()) << link.url;
+    } else {
+      EXPECT_EQ(link.sources.size(), whole.sources.size()) << link.url;
+    }
+    return true;
+  });
+  EXPECT_EQ(at, broken.size());
+  // Items picked from the list are read without places by its source too.
+  std::vector<std::size_t> sources_read;
+  broken.picked({4, 1}).for_each_without_places([&](const broken_link& link) {
+    sources_read.push_back(link.sources.size());
+    return true;
+  });
+  EXPECT_EQ(sources_read, (std::vector<std::size_t>{0, 0}));  // "a-doc#gone" has 2 places
 }
 
 // The crawler gives a page's ids before its references, and its record after them: the

@@ -27,6 +27,10 @@ class item_source {
   /// Builds item `index` (< size()) into `into`, whose strings and vectors may keep their
   /// memory for it.
   virtual void read(std::size_t index, T& into) const = 0;
+  /// Builds item `index` (< size()) into `into` as read() does, but may leave out the lists
+  /// of where it was found, which a source gathers from elsewhere (a broken link's sources
+  /// and referrers, then empty). By default the whole item.
+  virtual void read_without_places(std::size_t index, T& into) const { read(index, into); }
   /// Item `index` (< size()), built afresh.
   T at(std::size_t index) const {
     T item;
@@ -70,12 +74,13 @@ class built_list {
   /// can be read so from several threads at once.
   template <class Visit>
   bool for_each(std::size_t first, std::size_t last, Visit visit) const {
-    T item;
-    for (std::size_t i = first; i < last; ++i) {
-      source_->read(i, item);
-      if (!visit(static_cast<const T&>(item))) return false;
-    }
-    return true;
+    return visit_each(first, last, &item_source<T>::read, std::move(visit));
+  }
+  /// for_each with each item built by its source's read_without_places(): for counting or
+  /// choosing items by what they are.
+  template <class Visit>
+  bool for_each_without_places(Visit visit) const {
+    return visit_each(0, size(), &item_source<T>::read_without_places, std::move(visit));
   }
 
   T front() const { return (*this)[0]; }
@@ -89,6 +94,17 @@ class built_list {
   }
 
  private:
+  template <class Visit>
+  bool visit_each(std::size_t first, std::size_t last,
+                  void (item_source<T>::*read)(std::size_t, T&) const, Visit visit) const {
+    T item;
+    for (std::size_t i = first; i < last; ++i) {
+      ((*source_).*read)(i, item);
+      if (!visit(static_cast<const T&>(item))) return false;
+    }
+    return true;
+  }
+
   class vector_source final : public item_source<T> {
    public:
     explicit vector_source(std::vector<T> items) : items_(std::move(items)) {}
@@ -105,6 +121,9 @@ class built_list {
         : all_(std::move(all)), indexes_(std::move(indexes)) {}
     std::size_t size() const override { return indexes_.size(); }
     void read(std::size_t index, T& into) const override { all_->read(indexes_[index], into); }
+    void read_without_places(std::size_t index, T& into) const override {
+      all_->read_without_places(indexes_[index], into);
+    }
 
    private:
     std::shared_ptr<const item_source<T>> all_;

@@ -266,7 +266,9 @@ class crawl_store final : public record_source {
   };
   problem_order problem_items(verdict meaning) const;
   broken_link problem_item(std::uint32_t item) const;
-  void problem_item(std::uint32_t item, broken_link& into) const;  // reusing into's memory
+  // Reusing into's memory; without `places_too`, a fragment group's sources and referrers
+  // are left empty (a broken URL's are few, and read whole).
+  void problem_item(std::uint32_t item, broken_link& into, bool places_too = true) const;
   void read_source(const stored_source& source, link_source& into) const;
   // Reads `places` (reordered) into `into` (its strings reused) in link_source's order: up
   // to 16 sorted as strings, more as numbers ranked by their text.

@@ -61,6 +61,9 @@ class crawl_store::problem_source final : public item_source<broken_link> {
   void read(std::size_t index, broken_link& into) const override {
     store_->problem_item(item_at(index), into);
   }
+  void read_without_places(std::size_t index, broken_link& into) const override {
+    store_->problem_item(item_at(index), into, false);
+  }
 
  private:
   // A url id, or kFragmentGroup | a fragment group: the groups fill the places between the
@@ -128,13 +131,26 @@ broken_link crawl_store::problem_item(std::uint32_t item) const {
   return link;
 }
 
-void crawl_store::problem_item(std::uint32_t item, broken_link& link) const {
+void crawl_store::problem_item(std::uint32_t item, broken_link& link, bool places_too) const {
   if ((item & kFragmentGroup) == 0) {
     link = problem(item);  // few: the broken URLs themselves
     return;
   }
   // Built into `link`'s own strings and vectors: a million URLs' report reads millions.
   const std::size_t group = item & ~kFragmentGroup;
+  // The group's page and fragment, and the page's status, from its first reference.
+  const auto first = fragments_.first_in_group(group);
+  urls_[first.target].assign_to(link.url).append("#").append(fragments_.fragment(first.fragment));
+  const auto page = page_state_of(first.target).page;
+  link.status.reset();
+  if (entries_[page].status != 0) link.status = entries_[page].status;
+  link.error = "missing fragment";
+  link.external = false;
+  if (!places_too) {
+    link.sources.clear();
+    link.referrers.clear();
+    return;
+  }
   const std::size_t size = fragments_.group_size(group);
   // Its places as numbers, read in order after: most groups' one or two here, not in a vector.
   std::array<stored_source, kFewPlaces> few;
@@ -143,17 +159,8 @@ void crawl_store::problem_item(std::uint32_t item, broken_link& link) const {
   const std::span<stored_source> places =
       size > kFewPlaces ? std::span<stored_source>(many) : std::span(few).first(size);
   std::size_t k = 0;
-  fragments_.for_each_in_group(group, [&](const fragment_checks::reference& r) {
-    if (k == 0) {
-      urls_[r.target].assign_to(link.url).append("#").append(fragments_.fragment(r.fragment));
-      const auto page = page_state_of(r.target).page;
-      link.status.reset();
-      if (entries_[page].status != 0) link.status = entries_[page].status;
-    }
-    places[k++] = fragments_.source(r);
-  });
-  link.error = "missing fragment";
-  link.external = false;
+  fragments_.for_each_in_group(
+      group, [&](const fragment_checks::reference& r) { places[k++] = fragments_.source(r); });
   read_in_order(places, link.sources);
   std::size_t referrers = 0;
   for (const auto& source : link.sources) {

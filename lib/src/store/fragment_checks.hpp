@@ -122,6 +122,13 @@ class fragment_checks {
       at += count;
     }
   }
+  /// The first reference of group `group` (< group_count()), whose page and fragment are the
+  /// group's.
+  reference first_in_group(std::size_t group) const {
+    std::array<reference, 1> first;
+    grouped_reader_.read(group_starts_[group], first);
+    return first[0];
+  }
   /// The text of fragment `id`.
   std::string_view fragment(std::uint32_t id) const { return fragments_.whole(id); }
   /// Where missing reference `r` is.
