@@ -123,7 +123,8 @@ class fragment_checks {
     }
   }
   /// The first reference of group `group` (< group_count()), whose page and fragment are the
-  /// group's.
+  /// group's. Safe from several threads at once, as for_each_in_group(). Throws as
+  /// end_checks().
   reference first_in_group(std::size_t group) const {
     std::array<reference, 1> first;
     grouped_reader_.read(group_starts_[group], first);
