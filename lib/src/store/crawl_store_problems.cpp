@@ -139,14 +139,16 @@ void crawl_store::problem_item(std::uint32_t item, broken_link& link, bool place
   // Built into `link`'s own strings and vectors: a million URLs' report reads millions.
   const std::size_t group = item & ~kFragmentGroup;
   // The group's page and fragment, and the page's status, from its first reference.
-  const auto first = fragments_.first_in_group(group);
-  urls_[first.target].assign_to(link.url).append("#").append(fragments_.fragment(first.fragment));
-  const auto page = page_state_of(first.target).page;
-  link.status.reset();
-  if (entries_[page].status != 0) link.status = entries_[page].status;
-  link.error = "missing fragment";
-  link.external = false;
+  const auto name_group = [&](const fragment_checks::reference& first) {
+    urls_[first.target].assign_to(link.url).append("#").append(fragments_.fragment(first.fragment));
+    const auto page = page_state_of(first.target).page;
+    link.status.reset();
+    if (entries_[page].status != 0) link.status = entries_[page].status;
+    link.error = "missing fragment";
+    link.external = false;
+  };
   if (!places_too) {
+    name_group(fragments_.first_in_group(group));
     link.sources.clear();
     link.referrers.clear();
     return;
@@ -159,8 +161,10 @@ void crawl_store::problem_item(std::uint32_t item, broken_link& link, bool place
   const std::span<stored_source> places =
       size > kFewPlaces ? std::span<stored_source>(many) : std::span(few).first(size);
   std::size_t k = 0;
-  fragments_.for_each_in_group(
-      group, [&](const fragment_checks::reference& r) { places[k++] = fragments_.source(r); });
+  fragments_.for_each_in_group(group, [&](const fragment_checks::reference& r) {
+    if (k == 0) name_group(r);  // the group is read once
+    places[k++] = fragments_.source(r);
+  });
   read_in_order(places, link.sources);
   std::size_t referrers = 0;
   for (const auto& source : link.sources) {
