@@ -240,6 +240,20 @@ TEST(PositionCounter, ACarriageReturnLateInALongRunIsCountedAsOne) {
   }
 }
 
+TEST(PositionCounter, ACarriageReturnAnywhereInARunIsCountedAsOne) {
+  // The CR is looked for in the pass that counts line feeds: in any of a block's sixteen
+  // places, in the last block of a run, in a run shorter than a block, and in a text that is.
+  for (const std::size_t size : {5, 15, 16, 17, 31, 33, 70}) {
+    for (std::size_t cr = 0; cr < size; ++cr) {
+      std::string text = text_of("ab\ncd\xc3\xa9", size);
+      text[cr] = '\r';
+      for (const std::size_t step : {std::size_t{3}, std::size_t{16}, size})
+        expect_counted_as_each_byte_would(text, step);
+      expect_counted_as_each_byte_would("xyz\n" + text, size + 4);
+    }
+  }
+}
+
 TEST(PositionCounter, RandomTextsAreCountedAsEachByteWould) {
   // Sixteen bytes at a time up to a block with a CR, then byte by byte: line feeds dense and
   // sparse, CRs rare, a CR at the end of one run and its LF at the start of the next.

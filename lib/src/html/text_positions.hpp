@@ -19,8 +19,9 @@ struct text_position {
   std::uint32_t column = 1;  // 1-based, in code points (UTF-8 lead bytes) from the line's start
 };
 
-// The positions of offsets that never decrease: each byte of the text is read once, however
-// many offsets are asked for (a long minified line is not read again for each one).
+// The positions of offsets that never decrease: each byte of the text up to the last offset is
+// read once (twice in a run that holds a CR), however many offsets are asked for (a long
+// minified line is not read again for each one), and the text past it not at all.
 class position_counter {
  public:
   explicit position_counter(std::string_view text) : text_(text) {}
@@ -31,11 +32,11 @@ class position_counter {
     const char* const begin = text_.data() + next_;
     const char* const end = text_.data() + offset;
     // Most text has no CR, and its runs between offsets hold few line feeds: those are counted
-    // in bulk. A CR (a lone one ends a line, one before LF does with it) is counted byte by byte.
-    if (carriage_return_before(offset) || (after_cr_ && *begin == '\n')) {
+    // in bulk, looking for a CR in the same pass. A run that holds one (a lone CR ends a line,
+    // one before LF does with it) is counted byte by byte instead.
+    if ((after_cr_ && *begin == '\n') || !count_line_feeds(begin, end)) {
       count_bytewise(begin, end);
     } else {
-      count_line_feeds(begin, end);
       after_cr_ = false;
     }
     next_ = offset;
@@ -47,36 +48,12 @@ class position_counter {
   void drop(std::size_t offset) {
     at(offset);
     next_ -= offset;  // at() left it at least at offset
-    if (cr_ != kNone && cr_ >= offset) {
-      cr_ -= offset;
-      searched_ -= offset;
-    } else {
-      cr_ = kNone;  // none known from next_ on: searched again from there
-      searched_ = next_;
-    }
   }
   /// Goes on counting in `text`: the same text, without the bytes dropped, and perhaps more.
   void view(std::string_view text) { text_ = text; }
 
  private:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-
-  // Whether a CR lies in text_[next_, offset). Most text has none: it is searched once, from
-  // where the last search ended, not for each offset; a CR passed makes the next search start
-  // at next_.
-  bool carriage_return_before(std::size_t offset) {
-    if (cr_ == kNone || cr_ < next_) {
-      const std::size_t from = cr_ == kNone ? std::max(next_, searched_) : next_;
-      cr_ = kNone;
-      if (from < text_.size()) {
-        const void* found = std::memchr(text_.data() + from, '\r', text_.size() - from);
-        if (found != nullptr)
-          cr_ = static_cast<std::size_t>(static_cast<const char*>(found) - text_.data());
-      }
-      searched_ = text_.size();
-    }
-    return cr_ != kNone && cr_ < offset;
-  }
 
   static bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
@@ -93,13 +70,14 @@ class position_counter {
   }
 
   // The bytes of [begin, end) that `matches` marks (a compare of sixteen bytes, all ones where
-  // one matches), or `is_match` where the text holds fewer than sixteen bytes up to `end`.
-  // Sixteen at a time, each byte of a sum counting its place's matches over up to 255 blocks;
-  // the last few bytes as the end of the block that ends at `end`, with the bytes before them
-  // masked off (the run between two offsets is often short, and was counted byte by byte).
-  template <class Matches, class IsMatch>
-  std::size_t count_matching(const char* begin, const char* end, Matches matches,
-                             IsMatch is_match) const {
+  // one matches), or kNone when `stops` marks any of its bytes; `is_match` and `is_stop` where
+  // the text holds fewer than sixteen bytes up to `end`. Sixteen at a time, each byte of a sum
+  // counting its place's matches over up to 255 blocks; the last few bytes as the end of the
+  // block that ends at `end`, with the bytes before them masked off (the run between two
+  // offsets is often short, and was counted byte by byte).
+  template <class Matches, class Stops, class IsMatch, class IsStop>
+  std::size_t count_matching(const char* begin, const char* end, Matches matches, Stops stops,
+                             IsMatch is_match, IsStop is_stop) const {
     // Loaded at kTail + n: 16 - n bytes of zeros, then n of ones.
     alignas(16) static constexpr signed char kTail[32] = {
         0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
@@ -110,28 +88,42 @@ class position_counter {
       const std::size_t blocks = std::min<std::size_t>(static_cast<std::size_t>(end - p) / 16, 255);
       const char* const stop = p + blocks * 16;
       __m128i counts = _mm_setzero_si128();
-      for (; p != stop; p += 16)
-        counts = _mm_sub_epi8(counts, matches(load(p)));  // a match is -1
+      __m128i stopped = _mm_setzero_si128();
+      for (; p != stop; p += 16) {
+        const __m128i bytes = load(p);
+        counts = _mm_sub_epi8(counts, matches(bytes));  // a match is -1
+        stopped = _mm_or_si128(stopped, stops(bytes));
+      }
+      if (_mm_movemask_epi8(stopped) != 0) return kNone;
       found += sum_of_bytes(counts);
     }
     const auto left = end - p;
     if (left == 0) return found;
-    if (end - text_.data() < 16)
+    if (end - text_.data() < 16) {
+      if (std::any_of(p, end, is_stop)) return kNone;
       return found + static_cast<std::size_t>(std::count_if(p, end, is_match));
-    const __m128i tail =
-        _mm_and_si128(matches(load(end - 16)), load(reinterpret_cast<const char*>(kTail) + left));
+    }
+    const __m128i bytes = load(end - 16);
+    const __m128i last = load(reinterpret_cast<const char*>(kTail) + left);
+    if (_mm_movemask_epi8(_mm_and_si128(stops(bytes), last)) != 0) return kNone;
+    const __m128i tail = _mm_and_si128(matches(bytes), last);
     return found + sum_of_bytes(_mm_sub_epi8(_mm_setzero_si128(), tail));
   }
 #endif
 
+  // The line feeds of [begin, end), or kNone when it holds a CR.
   std::size_t line_feeds(const char* begin, const char* end) const {
     const auto is_line_feed = [](char c) { return c == '\n'; };
+    const auto is_carriage_return = [](char c) { return c == '\r'; };
 #if defined(__SSE2__)
     const __m128i line_feed = _mm_set1_epi8('\n');
+    const __m128i carriage_return = _mm_set1_epi8('\r');
     return count_matching(
         begin, end, [line_feed](__m128i bytes) { return _mm_cmpeq_epi8(bytes, line_feed); },
-        is_line_feed);
+        [carriage_return](__m128i bytes) { return _mm_cmpeq_epi8(bytes, carriage_return); },
+        is_line_feed, is_carriage_return);
 #else
+    if (std::any_of(begin, end, is_carriage_return)) return kNone;
     return static_cast<std::size_t>(std::count_if(begin, end, is_line_feed));
 #endif
   }
@@ -143,7 +135,7 @@ class position_counter {
     const __m128i lead_from = _mm_set1_epi8(-64);
     const std::size_t continuation = count_matching(
         begin, end, [lead_from](__m128i bytes) { return _mm_cmplt_epi8(bytes, lead_from); },
-        is_continuation);
+        [](__m128i) { return _mm_setzero_si128(); }, is_continuation, [](char) { return false; });
 #else
     std::size_t continuation = 0;
     const char* p = begin;
@@ -177,11 +169,13 @@ class position_counter {
     return p;
   }
 
-  // Counts [begin, end), which holds no CR, in bulk: its line feeds, then the column in its
-  // last line, found searching back from the end. Runs between offsets hold a few short lines
-  // each: a memchr for each line cost twice the time of counting sixteen bytes at a time.
-  void count_line_feeds(const char* begin, const char* end) {
+  // Counts [begin, end) in bulk, unless it holds a CR: then it counts nothing and says so. Its
+  // line feeds, then the column in its last line, found searching back from the end. Runs
+  // between offsets hold a few short lines each: a memchr for each line cost twice the time of
+  // counting sixteen bytes at a time.
+  bool count_line_feeds(const char* begin, const char* end) {
     const std::size_t lines = line_feeds(begin, end);
+    if (lines == kNone) return false;
     const char* line_start = begin;  // of the last line
     if (lines != 0) {
       position_.line += static_cast<std::uint32_t>(lines);
@@ -189,6 +183,7 @@ class position_counter {
       line_start = after_last_line_feed(begin, end);
     }
     position_.column += lead_bytes(line_start, end);
+    return true;
   }
 
   void count_bytewise(const char* begin, const char* end) {
@@ -211,10 +206,6 @@ class position_counter {
 
   std::string_view text_;
   std::size_t next_ = 0;  // bytes before it are counted in position_
-  // The first CR at or after next_ (or before it, once passed), kNone where text_[.., searched_)
-  // holds none from next_ on.
-  std::size_t cr_ = kNone;
-  std::size_t searched_ = 0;
   text_position position_;
   bool after_cr_ = false;
 };
