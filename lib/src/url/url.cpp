@@ -91,6 +91,12 @@ void append_normalized_percent(std::string& out, std::string_view s, bool lower_
 // '/' is), in place: "." and ".." segments go, ".." never climbs above "/". The kept segments
 // are written back from `start` + 1 on, never past what is still to be read.
 void remove_dot_segments(std::string& s, std::size_t start) {
+  // Most paths have no "." or ".." segment, and stay as they are: only a '.' after a '/' starts
+  // one. (A search of each segment's end with std::string::find was a memchr call each.)
+  bool dot_after_slash = false;
+  for (std::size_t i = start + 1; i < s.size() && !dot_after_slash; ++i)
+    dot_after_slash = s[i] == '.' && s[i - 1] == '/';
+  if (!dot_after_slash) return;
   const std::size_t root = start + 1;  // past the leading '/'
   std::size_t read = root;
   std::size_t write = root;
