@@ -254,6 +254,18 @@ TEST(PositionCounter, ACarriageReturnAnywhereInARunIsCountedAsOne) {
   }
 }
 
+TEST(PositionCounter, CountsCarriageReturnLineFeedEndingsInBulkAsEachByteWould) {
+  // Lines ended by CR LF (and a few by a lone CR or LF), of lengths that put the pairs at
+  // every place of a block, across blocks and across the ends of the runs asked.
+  std::string text;
+  for (std::size_t line = 0; text.size() < 9000; ++line) {
+    text += text_of("abc\xc3\xa9 xyz", line % 37);
+    text += line % 11 == 5 ? "\r" : line % 13 == 7 ? "\n" : "\r\n";
+  }
+  for (const std::size_t step : {1, 2, 15, 16, 17, 31, 40, 100, 4097})
+    expect_counted_as_each_byte_would(text, step);
+}
+
 TEST(PositionCounter, RandomTextsAreCountedAsEachByteWould) {
   // Sixteen bytes at a time up to a block with a CR, then byte by byte: line feeds dense and
   // sparse, CRs rare, a CR at the end of one run and its LF at the start of the next.

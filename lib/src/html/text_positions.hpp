@@ -33,9 +33,10 @@ class position_counter {
     const char* const end = text_.data() + offset;
     // Most text has no CR, and its runs between offsets hold few line feeds: those are counted
     // in bulk, looking for a CR in the same pass. A run that holds one (a lone CR ends a line,
-    // one before LF does with it) is counted byte by byte instead.
+    // one before LF does with it), or follows one, is counted in bulk with its CRs, or byte by
+    // byte in a text shorter than a block.
     if ((after_cr_ && *begin == '\n') || !count_line_feeds(begin, end)) {
-      count_bytewise(begin, end);
+      if (!count_breaks(begin, end)) count_bytewise(begin, end);
     } else {
       after_cr_ = false;
     }
@@ -184,6 +185,84 @@ class position_counter {
     }
     position_.column += lead_bytes(line_start, end);
     return true;
+  }
+
+  // Counts [begin, end) in bulk, CRs and all, where the text holds sixteen bytes up to `end`
+  // (else false, and nothing counted). Its line breaks are its LFs and CRs less its CR LF pairs,
+  // and less its first byte where that is the LF of the CR that ended the run before; its
+  // column is counted from its last LF or CR. The pages of sites written with CR LF endings
+  // had every run counted byte by byte, at half the speed of reading them.
+  bool count_breaks(const char* begin, const char* end) {
+#if defined(__SSE2__)
+    if (end - text_.data() < 16) return false;
+    const __m128i line_feed = _mm_set1_epi8('\n');
+    const __m128i carriage_return = _mm_set1_epi8('\r');
+    std::size_t breaks = 0;  // LFs and CRs
+    std::size_t pairs = 0;   // CRs followed by an LF
+    const char* p = begin;
+    // Whole blocks while a byte follows each, the LF that may pair with its last CR.
+    while (end - p > 16) {
+      const std::size_t blocks =
+          std::min<std::size_t>(static_cast<std::size_t>(end - p - 1) / 16, 255);
+      const char* const stop = p + blocks * 16;
+      __m128i break_counts = _mm_setzero_si128();
+      __m128i pair_counts = _mm_setzero_si128();
+      for (; p != stop; p += 16) {
+        const __m128i bytes = load(p);
+        const __m128i cr = _mm_cmpeq_epi8(bytes, carriage_return);
+        const __m128i lf_next = _mm_cmpeq_epi8(load(p + 1), line_feed);
+        break_counts =
+            _mm_sub_epi8(break_counts, _mm_or_si128(_mm_cmpeq_epi8(bytes, line_feed), cr));
+        pair_counts = _mm_sub_epi8(pair_counts, _mm_and_si128(cr, lf_next));
+      }
+      breaks += sum_of_bytes(break_counts);
+      pairs += sum_of_bytes(pair_counts);
+    }
+    // The last 1 to 16 bytes, as the end of the block that ends at `end`; an LF past `end`
+    // pairs with a CR ending this run when the next run is counted (after_cr_).
+    alignas(16) static constexpr signed char kTail[32] = {
+        0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    const __m128i last = load(reinterpret_cast<const char*>(kTail) + (end - p));
+    const __m128i bytes = load(end - 16);
+    const __m128i lf = _mm_cmpeq_epi8(bytes, line_feed);
+    const __m128i cr = _mm_and_si128(_mm_cmpeq_epi8(bytes, carriage_return), last);
+    breaks +=
+        sum_of_bytes(_mm_sub_epi8(_mm_setzero_si128(), _mm_or_si128(_mm_and_si128(lf, last), cr)));
+    pairs +=
+        sum_of_bytes(_mm_sub_epi8(_mm_setzero_si128(), _mm_and_si128(cr, _mm_srli_si128(lf, 1))));
+    if (breaks == 0) {
+      position_.column += lead_bytes(begin, end);
+    } else {
+      const std::size_t follows_cr = after_cr_ && *begin == '\n' ? 1 : 0;
+      position_.line += static_cast<std::uint32_t>(breaks - pairs - follows_cr);
+      position_.column = 1 + lead_bytes(after_last_break(begin, end), end);
+    }
+    after_cr_ = end[-1] == '\r';
+    return true;
+#else
+    (void)begin;
+    (void)end;
+    return false;
+#endif
+  }
+
+  // One past the last LF or CR in [begin, end), which holds one, searched from the end.
+  static const char* after_last_break(const char* begin, const char* end) {
+    const char* p = end;
+#if defined(__SSE2__)
+    const __m128i line_feed = _mm_set1_epi8('\n');
+    const __m128i carriage_return = _mm_set1_epi8('\r');
+    for (; p - begin >= 16; p -= 16) {
+      const __m128i bytes = load(p - 16);
+      const auto mask = static_cast<unsigned>(_mm_movemask_epi8(
+          _mm_or_si128(_mm_cmpeq_epi8(bytes, line_feed), _mm_cmpeq_epi8(bytes, carriage_return))));
+      if (mask != 0) return p - 16 + std::bit_width(mask);
+    }
+#endif
+    while (p[-1] != '\n' && p[-1] != '\r')
+      --p;
+    return p;
   }
 
   void count_bytewise(const char* begin, const char* end) {
