@@ -63,6 +63,14 @@ class position_counter {
     return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   }
 
+  // The mask of a block's last `n` bytes (1 to 16): 16 - n bytes of zeros, then n of ones.
+  static __m128i last_bytes(std::ptrdiff_t n) {
+    alignas(16) static constexpr signed char kTail[32] = {
+        0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    return load(reinterpret_cast<const char*>(kTail) + n);
+  }
+
   // The sum of the sixteen bytes of `counts`.
   static std::size_t sum_of_bytes(__m128i counts) {
     const __m128i sums = _mm_sad_epu8(counts, _mm_setzero_si128());  // two halves' sums
@@ -79,10 +87,6 @@ class position_counter {
   template <class Matches, class Stops, class IsMatch, class IsStop>
   std::size_t count_matching(const char* begin, const char* end, Matches matches, Stops stops,
                              IsMatch is_match, IsStop is_stop) const {
-    // Loaded at kTail + n: 16 - n bytes of zeros, then n of ones.
-    alignas(16) static constexpr signed char kTail[32] = {
-        0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
     std::size_t found = 0;
     const char* p = begin;
     while (end - p >= 16) {
@@ -105,7 +109,7 @@ class position_counter {
       return found + static_cast<std::size_t>(std::count_if(p, end, is_match));
     }
     const __m128i bytes = load(end - 16);
-    const __m128i last = load(reinterpret_cast<const char*>(kTail) + left);
+    const __m128i last = last_bytes(left);
     if (_mm_movemask_epi8(_mm_and_si128(stops(bytes), last)) != 0) return kNone;
     const __m128i tail = _mm_and_si128(matches(bytes), last);
     return found + sum_of_bytes(_mm_sub_epi8(_mm_setzero_si128(), tail));
@@ -220,10 +224,7 @@ class position_counter {
     }
     // The last 1 to 16 bytes, as the end of the block that ends at `end`; an LF past `end`
     // pairs with a CR ending this run when the next run is counted (after_cr_).
-    alignas(16) static constexpr signed char kTail[32] = {
-        0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
-    const __m128i last = load(reinterpret_cast<const char*>(kTail) + (end - p));
+    const __m128i last = last_bytes(end - p);
     const __m128i bytes = load(end - 16);
     const __m128i lf = _mm_cmpeq_epi8(bytes, line_feed);
     const __m128i cr = _mm_and_si128(_mm_cmpeq_epi8(bytes, carriage_return), last);
