@@ -34,7 +34,8 @@ class position_counter {
     // Most text has no CR, and its runs between offsets hold few line feeds: those are counted
     // in bulk, looking for a CR in the same pass. A run that holds one (a lone CR ends a line,
     // one before LF does with it), or follows one, is counted in bulk with its CRs, or byte by
-    // byte in a text shorter than a block.
+    // byte in a text shorter than a block. (Counting CRs and their pairs in every run made
+    // reading pages without a CR 3-4% slower.)
     if ((after_cr_ && *begin == '\n') || !count_line_feeds(begin, end)) {
       if (!count_breaks(begin, end)) count_bytewise(begin, end);
     } else {
