@@ -135,6 +135,10 @@ std::vector<hostile_case> http_cases() {
   // window at a time, whatever pieces it comes in.
   const std::string long_page = "<meta charset=utf-8><a href=/first>f</a><p>" +
                                 std::string(300'000, 'x') + "</p><a href=/last>l</a>";
+  // A page of 100 KB, written at once: its body has all come with its header (on loopback,
+  // where a socket holds it whole), and is read and parsed off the event loop's thread.
+  const std::string page_at_once = "<meta charset=utf-8><a href=/first>f</a><p>" +
+                                   std::string(100'000, 'x') + "</p><a href=/last>l</a>";
 
   std::vector<hostile_case> all = {
       // Healthy answers the others are measured against.
@@ -229,6 +233,28 @@ std::vector<hostile_case> http_cases() {
        [](const crawl_result& result, const hostile_server& server) {
          EXPECT_TRUE(find_record(result, server.url("/first")));
          EXPECT_TRUE(find_record(result, server.url("/last")));  // its last bytes, read whole
+       }},
+      {"long_body_at_once",
+       send(ok_head(page_at_once.size()) + page_at_once),
+       ok(page_at_once.size()),
+       true,
+       false,
+       {},
+       [](const crawl_result& result, const hostile_server& server) {
+         EXPECT_TRUE(find_record(result, server.url("/first")));
+         EXPECT_TRUE(find_record(result, server.url("/last")));
+         after_on_the_same_connection(result, server);
+       }},
+      {"long_body_at_once_then_an_answer_unasked",
+       send(ok_head(page_at_once.size()) + page_at_once + not_found),
+       ok(page_at_once.size()),
+       true,
+       false,
+       {},
+       [](const crawl_result& result, const hostile_server& server) {
+         EXPECT_TRUE(find_record(result, server.url("/first")));
+         EXPECT_TRUE(find_record(result, server.url("/last")));
+         after_on_a_new_connection(result, server);
        }},
       {"long_body_cut_after_a_window",
        send_then(ok_head(long_page.size()) + long_page.substr(0, 200'000), step::close()),

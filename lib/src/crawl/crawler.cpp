@@ -153,18 +153,20 @@ asio::awaitable<void> crawler::fetch(work_item item) {
     mode = fetch_mode::get_if_parsed;  // a page or stylesheet of the site: read it
     fetched = co_await fetcher_.get(target, headers, mode, sink_for(mode));
   }
-  std::optional<page_links> read_in_pieces;
-  if (!stopping_ && fetched.response.body_taken) {
+  std::optional<parsed_page> read_already;  // by the sink, whole or in pieces
+  if (!stopping_ && fetched.response.body_taken && sink.read_whole) {
+    read_already = std::move(sink.read_whole);
+  } else if (!stopping_ && fetched.response.body_taken) {
     // (The operation is made outside the co_await's full expression, as in run_parse().)
     auto reading = parse(std::move(*sink.page));
     parsed_page read = co_await std::move(reading);
     // Freed on this thread, whoever finished it: most of it was built here as the body came.
-    read_in_pieces = std::move(read.page);
-    if (!stopping_ && read_in_pieces->outcome == parse_outcome::needs_whole_page) {
+    read_already = parsed_page{std::move(read.page), false};
+    if (!stopping_ && read_already->page.outcome == parse_outcome::needs_whole_page) {
       // Its link tags alone could not say what it references: fetched again, it is kept and
       // read whole, as a page without a Content-Length is.
       spdlog::debug("{}: read in pieces, it needs a tree: fetching it again to read it whole", url);
-      read_in_pieces.reset();
+      read_already.reset();
       fetched = co_await fetcher_.get(target, headers, mode, nullptr);
     }
   }
@@ -182,7 +184,7 @@ asio::awaitable<void> crawler::fetch(work_item item) {
     spdlog::warn("{}: body larger than {} bytes: not read further", url, options_.max_body);
     const auto error = fetched.error;
     const auto received = fetched.response.body_received;
-    co_await read_page(item, std::move(fetched.response), record, false, std::move(read_in_pieces));
+    co_await read_page(item, std::move(fetched.response), record, false, std::move(read_already));
     record.error = error;
     record.size = received;  // as sent, before decoding: what was read
   } else if (fetched.ec) {
@@ -194,7 +196,7 @@ asio::awaitable<void> crawler::fetch(work_item item) {
     follow_redirect(item, fetched.response, record);
   } else {
     co_await read_page(item, std::move(fetched.response), record, true,
-                       std::move(read_in_pieces));  // unless stopping
+                       std::move(read_already));  // unless stopping
   }
   const verdict meaning = verdict_of(record);
   store_->finish(item.url, record, meaning);

@@ -140,19 +140,19 @@ class crawler {
   };
   boost::asio::awaitable<retried> fetch_retrying(const http_target& target, fetch_mode mode);
   void follow_redirect(const work_item& item, const http_response& response, fetch_record& record);
-  /// Records what `response` is and, for a page of the site, follows its references; an HTML
-  /// page parsed completely, when `whole` (its body was read to its end), gives the store its
-  /// anchors first, so that its references to itself are checked at once. `read_in_pieces`:
-  /// the page, when its body went to a page_sink and was read as it came.
-  boost::asio::awaitable<void> read_page(const work_item& item, http_response response,
-                                         fetch_record& record, bool whole,
-                                         std::optional<page_links> read_in_pieces);
   /// A page's references, and whether a pool thread built them (then parse_pool::free_on_pool
   /// frees them once read).
   struct parsed_page {
     page_links page;
     bool on_pool = false;
   };
+  /// Records what `response` is and, for a page of the site, follows its references; an HTML
+  /// page parsed completely, when `whole` (its body was read to its end), gives the store its
+  /// anchors first, so that its references to itself are checked at once. `read_already`: the
+  /// page, when its body went to a page_sink, which read it as it came or whole.
+  boost::asio::awaitable<void> read_page(const work_item& item, http_response response,
+                                         fetch_record& record, bool whole,
+                                         std::optional<parsed_page> read_already);
   /// The references of a page or stylesheet, read on the parse pool; `charset` is its
   /// Content-Type's.
   boost::asio::awaitable<parsed_page> parse(std::string body, const std::string& page_url,
@@ -177,8 +177,10 @@ class crawler {
   };
   /// Takes the body of a big HTML page of the site as it arrives, to be read in pieces
   /// (page_in_pieces) rather than held whole: bodies announced larger than big_page. The
-  /// references of each chunk read are taken in as it comes (take_read). A body it does not
-  /// take is counted in bodies_held_ until the fetch ends.
+  /// references of each chunk read are taken in as it comes (take_read). An HTML page up to
+  /// big_page whose body has all come already it reads whole on a parse thread, with the
+  /// page's parse (read_waiting). A body it does not take is counted in bodies_held_ until
+  /// the fetch ends, as one it reads whole is.
   class page_sink final : public body_sink {
    public:
     // `item` and `url` (the store's text) outlive the sink.
@@ -186,13 +188,17 @@ class crawler {
         : page_url(url), owner_(owner), item_(item) {}
     bool take(std::string_view content_type, std::uint64_t length) override;
     void add(std::string_view bytes) override;
+    bool reads_waiting(std::string_view content_type, std::uint64_t length) override;
+    boost::asio::awaitable<bool> read_waiting(std::string first, waiting_body rest) override;
     std::string_view page_url;
-    std::optional<page_in_pieces> page;  // once taken
+    std::optional<page_in_pieces> page;     // once taken
+    std::optional<parsed_page> read_whole;  // once read by read_waiting
 
    private:
     crawler& owner_;
     const work_item& item_;
     std::optional<body_hold> held_;  // a body not taken, counted until the fetch ends
+    std::string charset_;            // of the body reads_waiting took, by its Content-Type
   };
   /// What fetch_record counts of a page's links.
   struct link_counts {

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <boost/asio/use_awaitable.hpp>
+#include <span>
+#include <string>
 
 #include "config/plan_details.hpp"
 #include "crawl/crawler.hpp"
@@ -26,9 +28,15 @@ struct crawler::parse_job {
   bool stylesheet = false;
   parse_limits limits;
   std::optional<page_in_pieces> pieces;  // a page read as it came, instead of `body`
+  // The rest of the page, after `body` (its first bytes), waiting in the socket to be read
+  // here first; whether all of it was read goes to *rest_read, in the frame that waits for
+  // the job.
+  std::optional<waiting_body> rest;
+  bool* rest_read = nullptr;
 
   page_links operator()() {
     if (pieces) return pieces->finish(limits);
+    if (rest) return read_rest_and_parse();
     if (stylesheet) return extract_css_links(body, page_url, charset);
     // A light page stays in the job, which goes back to the event loop's thread: that thread
     // allocated the body, and freeing it here took the lock of its malloc arena while it
@@ -40,9 +48,22 @@ struct crawler::parse_job {
     return extract_links_taking(std::move(body), page_url, limits, charset);
   }
 
-  // The bytes of the page it holds. A page read in pieces holds little but what is left of
-  // its tags (and its first bytes while they are kept).
-  std::size_t held() const { return pieces ? pieces->held() : body.size(); }
+  // The page, read here whole: its memory is allocated, faulted in and freed on this thread,
+  // and its first bytes, allocated on the event loop's, stay in the job, which goes back there.
+  page_links read_rest_and_parse() {
+    std::string page(body.size() + rest->size(), '\0');
+    std::copy(body.begin(), body.end(), page.begin());
+    *rest_read = rest->read_into(std::span(page).subspan(body.size()));
+    if (!*rest_read) return {};
+    return extract_links_taking(std::move(page), page_url, limits, charset);
+  }
+
+  // The bytes of the page it holds, or will once its rest is read. A page read in pieces holds
+  // little but what is left of its tags (and its first bytes while they are kept).
+  std::size_t held() const {
+    if (pieces) return pieces->held();
+    return body.size() + (rest ? static_cast<std::size_t>(rest->size()) : 0);
+  }
 
   // How the pool may run it, by what it holds. A page read in pieces is not one for the event
   // loop's thread; one kept whole is parsed whole, as a big body is.
@@ -95,7 +116,7 @@ bool crawler::checks_external(const http_url& url) const {
 
 asio::awaitable<void> crawler::read_page(const work_item& item, http_response response,
                                          fetch_record& record, bool whole,
-                                         std::optional<page_links> read_in_pieces) {
+                                         std::optional<parsed_page> read_already) {
   record.status = response.status;
   // The decoded body; of a body read but not kept (a type not parsed), the bytes received.
   record.size = response.body.empty() ? response.body_received : response.body.size();
@@ -106,13 +127,13 @@ asio::awaitable<void> crawler::read_page(const work_item& item, http_response re
   if (!is_markup(media->type) && !is_css(media->type)) co_return;
   if (!record.encoding && is_markup(media->type)) record.encoding = "utf-8";
   // Error pages' links are not the site's; other sites are checked, never crawled.
-  if (response.status / 100 != 2 || record.external || (response.body.empty() && !read_in_pieces))
+  if (response.status / 100 != 2 || record.external || (response.body.empty() && !read_already))
     co_return;
 
   // (Not a co_await in an arm of ?:, which GCC 12 miscompiles.)
   parsed_page parsed;
-  if (read_in_pieces)
-    parsed.page = std::move(*read_in_pieces);
+  if (read_already)
+    parsed = std::move(*read_already);
   else
     parsed = co_await parse(std::move(response.body), record.url, media->charset.value_or(""),
                             is_css(media->type));
@@ -274,6 +295,31 @@ void crawler::page_sink::add(std::string_view bytes) {
   if (read.references.empty()) return;
   pieces_taken& taken = owner_.pieces_taken_[item_.url];
   owner_.take_references(item_, read, taken.counts, &taken);
+}
+
+bool crawler::page_sink::reads_waiting(std::string_view content_type, std::uint64_t length) {
+  if (length > big_page) return false;  // read in pieces as it comes (take)
+  const auto media = parse_content_type(content_type);
+  if (!media || !is_html(media->type)) return false;
+  charset_ = media->charset.value_or("");
+  held_.reset();
+  held_.emplace(owner_, static_cast<std::size_t>(length));
+  return true;
+}
+
+asio::awaitable<bool> crawler::page_sink::read_waiting(std::string first, waiting_body rest) {
+  bool all_read = false;
+  parse_job job{std::move(first), std::string(page_url), std::move(charset_), false, {}, {}};
+  job.rest = rest;
+  job.rest_read = &all_read;
+  auto parsing = owner_.run_parse(std::move(job));
+  parsed_page parsed = co_await std::move(parsing);
+  if (all_read) {
+    read_whole = std::move(parsed);
+  } else if (parsed.on_pool) {
+    owner_.parse_pool_.free_on_pool(std::move(parsed.page));
+  }
+  co_return all_read;
 }
 
 bool crawler::page_sink::take(std::string_view content_type, std::uint64_t length) {

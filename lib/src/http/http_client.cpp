@@ -354,17 +354,23 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
       co_return unread;
     }
   }
-  // A 2xx page's body as sent (no Content-Encoding) may go to the sink as it comes.
+  // A 2xx page's body as sent (no Content-Encoding) may go to the sink: whole, when it has
+  // all come already, or as it comes.
   std::uint64_t taken = 0;
-  const bool to_sink =
-      sink != nullptr && body_kept && !head && status / 100 == 2 &&
-      message[http::field::content_encoding].empty() &&
-      sink->take(message[http::field::content_type], parser->content_length().value_or(0));
-  // (Not one co_await in each arm of ?:, which GCC 12 miscompiles.)
-  if (to_sink)
-    ec = co_await read_body_into(conn, *parser, options_.max_body, *sink, taken);
-  else
-    ec = co_await read_body(conn, *parser, options_.max_body);
+  bool to_sink = false;
+  if (sink != nullptr && body_kept && !head && status / 100 == 2 &&
+      message[http::field::content_encoding].empty()) {
+    const auto handed = co_await hand_waiting_body(conn, *parser, options_.max_body, *sink, taken);
+    if (handed) {
+      to_sink = true;
+      ec = *handed;
+    } else if (sink->take(message[http::field::content_type],
+                          parser->content_length().value_or(0))) {
+      to_sink = true;
+      ec = co_await read_body_into(conn, *parser, options_.max_body, *sink, taken);
+    }
+  }
+  if (!to_sink) ec = co_await read_body(conn, *parser, options_.max_body);
   if (ec && ec != fetch_errc::body_too_large) co_return exchange_result{failure(ec), false, false};
 
   exchange_result exchanged;

@@ -61,7 +61,8 @@ struct http_response {
   /// Body bytes received as sent (before decoding); with body_too_large, those read before
   /// reading stopped (0 when the Content-Length alone was too large).
   std::uint64_t body_received = 0;
-  /// The body went to the request's body_sink as it came, and `body` is empty.
+  /// The body went to the request's body_sink (as it came, or whole once it had come:
+  /// body_sink::read_waiting), and `body` is empty.
   bool body_taken = false;
 };
 

@@ -34,6 +34,19 @@ boost::asio::awaitable<boost::system::error_code> read_body(http_connection& con
                                                             response_parser& parser,
                                                             std::uint64_t limit);
 
+/// When the body of announced length (within `limit`) has all come already, its rest (past
+/// what the buffer holds) at least kWaitingAtLeast bytes waiting in `conn`'s plain TCP
+/// socket, and `sink` reads such a body itself (body_sink::reads_waiting): hands it the body
+/// and waits until it has read it. nullopt when not so (the body is to be read as usual);
+/// else no error when all of it was read (`received` counts it), or partial_message.
+boost::asio::awaitable<std::optional<boost::system::error_code>> hand_waiting_body(
+    http_connection& conn, response_parser& parser, std::uint64_t limit, body_sink& sink,
+    std::uint64_t& received);
+
+/// Below this, a body's rest is read on the event loop's thread: handed over, it costs a
+/// system call and a copy of its first bytes more, which save nothing on a few KiB.
+inline constexpr std::uint64_t kWaitingAtLeast = 32 * 1024;
+
 /// Reads the rest of the body as read_body does, but gives each part read to `sink` instead
 /// of keeping it: the body never holds more than one read's worth. `received` counts its
 /// bytes, at most `limit`.
