@@ -9,12 +9,15 @@
  * crawl, write the outputs.
  */
 #include <malloc.h>
+#include <signal.h>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <functional>
@@ -101,6 +104,26 @@ void tune_malloc() {
   mallopt(M_ARENA_MAX, 2);
   mallopt(M_TRIM_THRESHOLD, 64 * 1024);
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+}
+
+// While the reports are written, after the crawl (whose signal handling ended with it): a
+// SIGINT or SIGTERM has nothing left to stop and lets them finish, for a summary cut short
+// would be lost (the default action ended the process at once, exit status 143, no summary);
+// a second one ends the process at once, as during the crawl.
+volatile std::sig_atomic_t signalled_while_reporting = 0;
+
+extern "C" void on_signal_while_reporting(int) {
+  if (signalled_while_reporting != 0) std::_Exit(exit_interrupted);
+  signalled_while_reporting = 1;
+}
+
+void finish_reports_through_signals() {
+  struct sigaction action {};
+  action.sa_handler = on_signal_while_reporting;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;  // the reports' writes go on
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
 }
 
 // Whether a stream is a terminal a person watches: colours and a progress line are for them.
@@ -256,6 +279,7 @@ int main(int argc, char** argv) {
     return fail(exit_internal, std::string("crawl could not run: ") + e.what());
   }
 
+  if (settings.crawl.stop_on_signals) finish_reports_through_signals();
   const auto locate = corocrawl::report_locator(result, std::filesystem::current_path());
   bool written = true;
   for (const auto& request : outputs)

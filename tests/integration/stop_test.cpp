@@ -3,6 +3,8 @@
 // that says what was checked and what was not. So does a crawl the environment fails midway.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/inotify.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/json.hpp>
@@ -136,6 +138,40 @@ TEST_F(StopTest, ASignalAtAnyMomentEndsTheCrawlWithinASecondWithACompleteSummary
     expect_complete_summary(out_.read("summary.json"), how);
   }
   EXPECT_GE(stopped_midway, 5);  // the crawl takes longer than most of the moments tried
+}
+
+// Once the crawl is over, the reports are written: a signal then has nothing left to stop,
+// and the summary must still come whole (the default action ended the process mid-summary,
+// exit status 143, no summary). The moment is the summary's temporary file being created,
+// seen with inotify: the second file made in the output folder (the first is the check of
+// the path before the crawl, removed at once).
+TEST_F(StopTest, ASignalWhileTheSummaryIsWrittenLetsItFinish) {
+  for (const int signal : {SIGTERM, SIGINT}) {
+    std::filesystem::remove(summary_);
+    const int watch = ::inotify_init1(IN_CLOEXEC);
+    ASSERT_GE(watch, 0);
+    ASSERT_GE(::inotify_add_watch(watch, out_.path().c_str(), IN_CREATE), 0);
+    testing::child_process crawl(command({}));
+    int created = 0;
+    alignas(inotify_event) char events[4096];
+    while (created < 2) {
+      const auto got = ::read(watch, events, sizeof events);
+      ASSERT_GT(got, 0);
+      for (auto at = events; at < events + got;) {
+        const auto* event = reinterpret_cast<const inotify_event*>(at);
+        if ((event->mask & IN_CREATE) != 0) ++created;
+        at += sizeof(inotify_event) + event->len;
+      }
+    }
+    crawl.send_signal(signal);
+    ::close(watch);
+    const auto run = crawl.wait(60s);
+    const std::string how = "signal " + std::to_string(signal) + " as the summary is written";
+    ASSERT_FALSE(run.timed_out) << how;
+    EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 1) << how << ": " << run.exit_code << "\n"
+                                                          << run.err;
+    expect_complete_summary(out_.read("summary.json"), how);
+  }
 }
 
 TEST_F(StopTest, MaxTimeAtAnyMomentEndsTheCrawlWithACompleteSummary) {
