@@ -76,6 +76,12 @@ void after_on_a_new_connection(const crawl_result&, const hostile_server& server
   EXPECT_GT(connection_of(server, "/after"), connection_of(server, "/case"));
 }
 
+// The links at both ends of the long pages below were found: the page was read to its end.
+void links_at_both_ends(const crawl_result& result, const hostile_server& server) {
+  EXPECT_TRUE(find_record(result, server.url("/first")));
+  EXPECT_TRUE(find_record(result, server.url("/last")));
+}
+
 void max_body_1mib(crawl_options& options) {
   options.max_body = 1024 * 1024;
 }
@@ -230,10 +236,7 @@ std::vector<hostile_case> http_cases() {
        true,
        false,
        {},
-       [](const crawl_result& result, const hostile_server& server) {
-         EXPECT_TRUE(find_record(result, server.url("/first")));
-         EXPECT_TRUE(find_record(result, server.url("/last")));  // its last bytes, read whole
-       }},
+       links_at_both_ends},
       {"long_body_at_once",
        send(ok_head(page_at_once.size()) + page_at_once),
        ok(page_at_once.size()),
@@ -241,8 +244,7 @@ std::vector<hostile_case> http_cases() {
        false,
        {},
        [](const crawl_result& result, const hostile_server& server) {
-         EXPECT_TRUE(find_record(result, server.url("/first")));
-         EXPECT_TRUE(find_record(result, server.url("/last")));
+         links_at_both_ends(result, server);
          after_on_the_same_connection(result, server);
        }},
       {"long_body_at_once_then_an_answer_unasked",
@@ -252,8 +254,7 @@ std::vector<hostile_case> http_cases() {
        false,
        {},
        [](const crawl_result& result, const hostile_server& server) {
-         EXPECT_TRUE(find_record(result, server.url("/first")));
-         EXPECT_TRUE(find_record(result, server.url("/last")));
+         links_at_both_ends(result, server);
          after_on_a_new_connection(result, server);
        }},
       {"long_body_cut_after_a_window",
