@@ -155,7 +155,7 @@ asio::awaitable<void> crawler::fetch(work_item item) {
   }
   std::optional<parsed_page> read_already;  // by the sink, whole or in pieces
   if (!stopping_ && fetched.response.body_taken && sink.read_whole) {
-    read_already = std::move(sink.read_whole);
+    read_already = std::move(sink.read_whole);  // read and parsed on a parse thread
   } else if (!stopping_ && fetched.response.body_taken) {
     // (The operation is made outside the co_await's full expression, as in run_parse().)
     auto reading = parse(std::move(*sink.page));

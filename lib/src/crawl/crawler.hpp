@@ -195,6 +195,9 @@ class crawler {
     std::optional<parsed_page> read_whole;  // once read by read_waiting
 
    private:
+    /// Counts a body of announced `length` kept whole (or read whole) in held_.
+    void hold(std::uint64_t length);
+
     crawler& owner_;
     const work_item& item_;
     std::optional<body_hold> held_;  // a body not taken, counted until the fetch ends

@@ -302,8 +302,7 @@ bool crawler::page_sink::reads_waiting(std::string_view content_type, std::uint6
   const auto media = parse_content_type(content_type);
   if (!media || !is_html(media->type)) return false;
   charset_ = media->charset.value_or("");
-  held_.reset();
-  held_.emplace(owner_, static_cast<std::size_t>(length));
+  hold(length);
   return true;
 }
 
@@ -330,12 +329,16 @@ bool crawler::page_sink::take(std::string_view content_type, std::uint64_t lengt
       return true;
     }
   }
+  hold(length);
+  return false;
+}
+
+void crawler::page_sink::hold(std::uint64_t length) {
   // Kept whole: counted while the fetch lasts, as what the client reads of it at most (a
   // hostile Content-Length may announce anything).
   held_.reset();
   held_.emplace(
       owner_, static_cast<std::size_t>(std::min<std::uint64_t>(length, owner_.options_.max_body)));
-  return false;
 }
 
 }  // namespace corocrawl

@@ -360,10 +360,10 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
   bool to_sink = false;
   if (sink != nullptr && body_kept && !head && status / 100 == 2 &&
       message[http::field::content_encoding].empty()) {
-    const auto handed = co_await hand_waiting_body(conn, *parser, options_.max_body, *sink, taken);
-    if (handed) {
+    auto handing = hand_waiting_body(conn, *parser, options_.max_body, *sink, taken);
+    if (handing) {
       to_sink = true;
-      ec = *handed;
+      ec = co_await std::move(*handing);
     } else if (sink->take(message[http::field::content_type],
                           parser->content_length().value_or(0))) {
       to_sink = true;

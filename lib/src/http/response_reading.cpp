@@ -124,30 +124,39 @@ asio::awaitable<error_code> read_body(http_connection& conn, response_parser& pa
   co_return fetch_errc::body_too_large;
 }
 
-asio::awaitable<std::optional<error_code>> hand_waiting_body(http_connection& conn,
-                                                             response_parser& parser,
+namespace {
+
+// The body's first bytes, all the buffer holds, and its rest, handed to `sink`.
+asio::awaitable<error_code> read_handed_body(http_connection& conn, body_sink& sink,
+                                             waiting_body rest, std::uint64_t& received) {
+  std::string first(static_cast<const char*>(conn.buffer.data().data()), conn.buffer.size());
+  conn.buffer.consume(first.size());
+  const std::uint64_t length = first.size() + rest.size();
+  // (The operation is made outside the co_await's full expression: GCC 12 destroys some of
+  // its temporaries twice.)
+  auto reading = sink.read_waiting(std::move(first), rest);
+  const bool all = co_await std::move(reading);
+  if (!all) co_return error_code(http::error::partial_message);
+  received = length;
+  co_return error_code{};
+}
+
+}  // namespace
+
+std::optional<asio::awaitable<error_code>> hand_waiting_body(http_connection& conn,
+                                                             const response_parser& parser,
                                                              std::uint64_t limit, body_sink& sink,
                                                              std::uint64_t& received) {
   const auto length = parser.content_length();
   if (!length || *length > limit || parser.chunked() || parser.is_done() ||
       !std::holds_alternative<beast::tcp_stream>(conn.stream))
-    co_return std::nullopt;
-  const std::uint64_t held = std::min<std::uint64_t>(*length, conn.buffer.size());
-  const std::uint64_t rest = *length - held;
+    return std::nullopt;
+  const std::uint64_t rest = *length - std::min<std::uint64_t>(*length, conn.buffer.size());
   const int socket = conn.tcp().socket().native_handle();
   if (rest < kWaitingAtLeast || !waiting_body::waiting(socket, rest) ||
       !sink.reads_waiting(parser.get()[http::field::content_type], *length))
-    co_return std::nullopt;
-  std::string first(static_cast<const char*>(conn.buffer.data().data()),
-                    static_cast<std::size_t>(held));
-  conn.buffer.consume(static_cast<std::size_t>(held));
-  // (The operation is made outside the co_await's full expression: GCC 12 destroys some of
-  // its temporaries twice.)
-  auto reading = sink.read_waiting(std::move(first), waiting_body(socket, rest));
-  const bool all = co_await std::move(reading);
-  if (!all) co_return error_code(http::error::partial_message);
-  received = *length;
-  co_return error_code{};
+    return std::nullopt;
+  return read_handed_body(conn, sink, waiting_body(socket, rest), received);
 }
 
 asio::awaitable<error_code> read_body_into(http_connection& conn, response_parser& parser,

@@ -36,11 +36,12 @@ boost::asio::awaitable<boost::system::error_code> read_body(http_connection& con
 
 /// When the body of announced length (within `limit`) has all come already, its rest (past
 /// what the buffer holds) at least kWaitingAtLeast bytes waiting in `conn`'s plain TCP
-/// socket, and `sink` reads such a body itself (body_sink::reads_waiting): hands it the body
-/// and waits until it has read it. nullopt when not so (the body is to be read as usual);
-/// else no error when all of it was read (`received` counts it), or partial_message.
-boost::asio::awaitable<std::optional<boost::system::error_code>> hand_waiting_body(
-    http_connection& conn, response_parser& parser, std::uint64_t limit, body_sink& sink,
+/// socket, and `sink` reads such a body itself (body_sink::reads_waiting): the operation that
+/// hands it the body and completes once it has read it, with no error when all of it was read
+/// (`received` counts it), or partial_message. nullopt when not so (the body is to be read as
+/// usual): decided without a coroutine, as it is for most responses.
+std::optional<boost::asio::awaitable<boost::system::error_code>> hand_waiting_body(
+    http_connection& conn, const response_parser& parser, std::uint64_t limit, body_sink& sink,
     std::uint64_t& received);
 
 /// Below this, a body's rest is read on the event loop's thread: handed over, it costs a
