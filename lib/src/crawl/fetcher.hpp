@@ -42,6 +42,9 @@ class http_fetcher final : public fetcher {
   std::uint64_t requests() const override { return client_.requests(); }
   std::uint64_t connections() const override { return client_.connections(); }
 
+  /// See http_client::send_gathered_requests.
+  void send_gathered_requests(bool overdue_only) { client_.send_gathered_requests(overdue_only); }
+
  private:
   http_client client_;
 };

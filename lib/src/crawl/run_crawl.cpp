@@ -145,7 +145,9 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
   event_loop context;
   served_roots roots = serve_roots(plan);
   const auto cache = load_cache(plan.options());
-  http_fetcher fetcher{context.get_executor(), client_options(plan)};
+  http_client_options gathering = client_options(plan);
+  gathering.gather_requests = true;  // the loop below sends them
+  http_fetcher fetcher{context.get_executor(), std::move(gathering)};
   steady_crawl_clock clock;
   crawler crawl{fetcher,
                 clock,
@@ -196,10 +198,15 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
     if (error) std::rethrow_exception(error);
   });
   // Like context.run(), but the event loop's thread parses a waiting light page when no
-  // handler is ready, rather than sleeping while the page waits for a parse thread.
+  // handler is ready, rather than sleeping while the page waits for a parse thread; and the
+  // requests the client gathered go out then, or once they have waited their longest.
   for (;;) {
     try {
-      if (context.poll() > 0) continue;
+      if (context.poll_one() > 0) {
+        fetcher.send_gathered_requests(true);
+        continue;
+      }
+      fetcher.send_gathered_requests(false);
       if (context.stopped()) break;
       if (!crawl.parse_one_here() && context.run_one() == 0) break;
     } catch (const config_error&) {

@@ -27,6 +27,9 @@ struct http_client_options {
   /// Connections open at once, across all origins and proxies; 0: no limit. See
   /// connection_cap().
   std::size_t max_connections = 0;
+  /// Requests on plain connections wait in a request_batch until the event loop sends them
+  /// (http_client::send_gathered_requests): only for a loop that does.
+  bool gather_requests = false;
 };
 
 }  // namespace corocrawl

@@ -2,6 +2,7 @@
 
 #include <openssl/bio.h>
 #include <openssl/ssl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -9,6 +10,9 @@
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <cerrno>
+#include <limits>
+
+#include "http/request_batch.hpp"
 
 namespace corocrawl {
 
@@ -51,6 +55,10 @@ void connection_slot::release() {
   }
 }
 
+http_connection::~http_connection() {
+  if (queued_in != nullptr) queued_in->forget(*this);
+}
+
 bool http_connection::nothing_held() {
   if (buffer.size() > 0) return false;
   if (auto* tls = std::get_if<1>(&stream)) {
@@ -67,6 +75,17 @@ bool http_connection::quiet() {
   char byte = 0;
   const auto peeked = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
   return peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}
+
+std::size_t connection_cap(int max_tasks) {
+  // Standard streams, the event loop's own, files written, DNS lookups, the folder server's
+  // listening socket: a few dozen at most.
+  constexpr rlim_t reserve = 32;
+  std::size_t by_descriptors = std::numeric_limits<std::size_t>::max();
+  if (rlimit limit{}; getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    by_descriptors = limit.rlim_cur > reserve ? (limit.rlim_cur - reserve) / 2 : 1;
+  return std::clamp<std::size_t>(by_descriptors, 1,
+                                 static_cast<std::size_t>(std::max(max_tasks, 1)));
 }
 
 connection_pool::connection_pool(const asio::any_io_executor& executor, std::size_t max_open)

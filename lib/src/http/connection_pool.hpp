@@ -10,6 +10,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
+#include <boost/system/error_code.hpp>
 #include <chrono>
 #include <cstddef>
 #include <list>
@@ -22,6 +23,7 @@
 namespace corocrawl {
 
 class connection_pool;
+class request_batch;
 
 /// One connection open against the cap: released (and a waiting opener woken) when it goes.
 /// It outlives its pool harmlessly.
@@ -53,6 +55,10 @@ struct http_connection {
       : stream(std::in_place_index<0>, executor), slot(std::move(held)) {
     buffer.reserve(read_size);
   }
+  /// Leaves the batch its request waits in, if it does.
+  ~http_connection();
+  http_connection(const http_connection&) = delete;
+  http_connection& operator=(const http_connection&) = delete;
 
   boost::beast::tcp_stream& tcp() {
     return std::visit(
@@ -71,7 +77,17 @@ struct http_connection {
   std::variant<boost::beast::tcp_stream, boost::beast::ssl_stream<boost::beast::tcp_stream>> stream;
   boost::beast::flat_buffer buffer;  // bytes read past one response (an interim one's next)
   connection_slot slot;
+  /// The batch whose next write is this connection's request; null when none waits.
+  request_batch* queued_in = nullptr;
+  /// Why the request a batch wrote did not go whole (the socket is then shut).
+  boost::system::error_code unsent_error;
 };
+
+/// The connection cap for a crawl of `max_tasks` concurrent requests: never more than they
+/// can use, and at most half the file descriptors the process may open (RLIMIT_NOFILE, read
+/// now) after a reserve for everything else, since folder mode's server spends one more per
+/// connection in the same process. At least 1.
+std::size_t connection_cap(int max_tasks);
 
 class connection_pool {
  public:

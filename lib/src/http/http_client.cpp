@@ -3,7 +3,6 @@
 #include <openssl/ssl.h>
 #include <openssl/x509_vfy.h>
 #include <spdlog/spdlog.h>
-#include <sys/resource.h>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
@@ -15,7 +14,6 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
-#include <limits>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -97,17 +95,6 @@ http_client::result bad_status(unsigned status) {
 }
 
 }  // namespace
-
-std::size_t connection_cap(int max_tasks) {
-  // Standard streams, the event loop's own, files written, DNS lookups, the folder server's
-  // listening socket: a few dozen at most.
-  constexpr rlim_t reserve = 32;
-  std::size_t by_descriptors = std::numeric_limits<std::size_t>::max();
-  if (rlimit limit{}; getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
-    by_descriptors = limit.rlim_cur > reserve ? (limit.rlim_cur - reserve) / 2 : 1;
-  return std::clamp<std::size_t>(by_descriptors, 1,
-                                 static_cast<std::size_t>(std::max(max_tasks, 1)));
-}
 
 http_client::http_client(asio::any_io_executor executor, http_client_options options)
     : executor_(std::move(executor)),
@@ -325,15 +312,23 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
     fields.push_back({"Proxy-Authorization", *proxy->authorization});
   for (const auto& header : headers)
     fields.push_back({header.name, header.value});
-  const std::string request = request_head(head ? "HEAD" : "GET", request_target, fields);
+  std::string request = request_head(head ? "HEAD" : "GET", request_target, fields);
 
-  auto [write_ec, written] = co_await std::visit(
-      [&](auto& s) { return asio::async_write(s, asio::buffer(request), use_tuple); }, conn.stream);
-  if (write_ec) co_return exchange_result{failure(write_ec), false, is_closed_connection(write_ec)};
+  if (options_.gather_requests && conn.stream.index() == 0 &&
+      request.size() <= request_batch::kMaxBytes) {
+    batch_.add(conn, std::move(request));  // written with others; the response is read now
+  } else {
+    auto [write_ec, written] = co_await std::visit(
+        [&](auto& s) { return asio::async_write(s, asio::buffer(request), use_tuple); },
+        conn.stream);
+    if (write_ec)
+      co_return exchange_result{failure(write_ec), false, is_closed_connection(write_ec)};
+  }
 
   std::optional<response_parser> parser;
   bool got_some = false;
   auto ec = co_await read_final_header(conn, parser, head, got_some);
+  if (ec && conn.unsent_error) ec = conn.unsent_error;  // the batch's write failed first
   if (ec) co_return exchange_result{failure(ec), false, !got_some && is_closed_connection(ec)};
   auto& message = parser->get();
   const unsigned status = message.result_int();
@@ -374,8 +369,9 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
   if (ec && ec != fetch_errc::body_too_large) co_return exchange_result{failure(ec), false, false};
 
   exchange_result exchanged;
-  // The pool keeps it only if no byte waits past the response: those were not asked for.
-  exchanged.reusable = !ec && parser->keep_alive();
+  // The pool keeps it only if no byte waits past the response: those were not asked for; nor
+  // was a response that came before its request was written.
+  exchanged.reusable = !ec && parser->keep_alive() && conn.queued_in == nullptr;
   auto& response = exchanged.outcome.response;
   response.status = status;
   response.location = message[http::field::location];

@@ -28,6 +28,7 @@
 #include "http/fetch_error.hpp"
 #include "http/host_resolver.hpp"
 #include "http/proxy.hpp"
+#include "http/request_batch.hpp"
 #include "url/url.hpp"
 
 namespace corocrawl {
@@ -66,12 +67,6 @@ struct http_response {
   bool body_taken = false;
 };
 
-/// The connection cap for a crawl of `max_tasks` concurrent requests: never more than they
-/// can use, and at most half the file descriptors the process may open (RLIMIT_NOFILE, read
-/// now) after a reserve for everything else, since folder mode's server spends one more per
-/// connection in the same process. At least 1.
-std::size_t connection_cap(int max_tasks);
-
 class http_client {
  public:
   struct result {
@@ -97,6 +92,13 @@ class http_client {
   boost::asio::awaitable<result> get(const http_target& target,
                                      std::span<const http_header> headers,
                                      fetch_mode mode = fetch_mode::get, body_sink* sink = nullptr);
+
+  /// With options.gather_requests, writes the requests gathered (see request_batch): all of
+  /// them, or with `overdue_only` all of them once the first has waited its longest. The event
+  /// loop calls it when no handler is ready to run, and after each handler with `overdue_only`.
+  void send_gathered_requests(bool overdue_only) {
+    overdue_only ? batch_.send_overdue() : batch_.send_all();
+  }
 
   /// Requests sent and connections opened (to servers or proxies) so far.
   std::uint64_t requests() const { return requests_; }
@@ -128,6 +130,7 @@ class http_client {
   http_client_options options_;
   std::optional<boost::asio::ssl::context> tls_;  // made by tls() when first needed
   host_resolver resolver_;
+  request_batch batch_;  // before pool_: the pool's connections leave it as they go
   connection_pool pool_;
   std::uint64_t requests_ = 0;
   std::uint64_t connections_ = 0;
