@@ -212,7 +212,7 @@ TEST_F(RequestBatch, AnAnswerBeforeItsRequestWasWrittenEndsTheConnection) {
   fetch("/b", second);
   while (!second) {  // as a crawl's loop runs
     if (context_.poll_one() > 0) continue;
-    client->send_gathered_requests(false);
+    client->send_gathered_requests();
     context_.run_one();
   }
   EXPECT_EQ(*first, 200u);

@@ -43,7 +43,8 @@ class http_fetcher final : public fetcher {
   std::uint64_t connections() const override { return client_.connections(); }
 
   /// See http_client::send_gathered_requests.
-  void send_gathered_requests(bool overdue_only) { client_.send_gathered_requests(overdue_only); }
+  void send_gathered_requests() { client_.send_gathered_requests(); }
+  void send_overdue_requests() { client_.send_overdue_requests(); }
 
  private:
   http_client client_;

@@ -203,10 +203,10 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
   for (;;) {
     try {
       if (context.poll_one() > 0) {
-        fetcher.send_gathered_requests(true);
+        fetcher.send_overdue_requests();
         continue;
       }
-      fetcher.send_gathered_requests(false);
+      fetcher.send_gathered_requests();
       if (context.stopped()) break;
       if (!crawl.parse_one_here() && context.run_one() == 0) break;
     } catch (const config_error&) {

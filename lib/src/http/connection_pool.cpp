@@ -60,7 +60,7 @@ http_connection::~http_connection() {
 }
 
 bool http_connection::nothing_held() {
-  if (buffer.size() > 0) return false;
+  if (buffer.size() > 0 || queued_in != nullptr) return false;
   if (auto* tls = std::get_if<1>(&stream)) {
     SSL* session = tls->native_handle();
     if (SSL_pending(session) > 0 || BIO_ctrl_pending(SSL_get_rbio(session)) > 0) return false;

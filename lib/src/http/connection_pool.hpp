@@ -71,7 +71,8 @@ struct http_connection {
   /// may carry another request: whatever else is there was not asked for.
   bool quiet();
   /// What quiet() knows without asking the system: no bytes past the last response here or
-  /// in the TLS session, and the socket open.
+  /// in the TLS session, no request of ours still waiting to be written (its answer came
+  /// first, unasked), and the socket open.
   bool nothing_held();
 
   std::variant<boost::beast::tcp_stream, boost::beast::ssl_stream<boost::beast::tcp_stream>> stream;

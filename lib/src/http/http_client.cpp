@@ -314,7 +314,7 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
     fields.push_back({header.name, header.value});
   std::string request = request_head(head ? "HEAD" : "GET", request_target, fields);
 
-  if (options_.gather_requests && conn.stream.index() == 0 &&
+  if (options_.gather_requests && std::holds_alternative<beast::tcp_stream>(conn.stream) &&
       request.size() <= request_batch::kMaxBytes) {
     batch_.add(conn, std::move(request));  // written with others; the response is read now
   } else {
@@ -369,9 +369,8 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
   if (ec && ec != fetch_errc::body_too_large) co_return exchange_result{failure(ec), false, false};
 
   exchange_result exchanged;
-  // The pool keeps it only if no byte waits past the response: those were not asked for; nor
-  // was a response that came before its request was written.
-  exchanged.reusable = !ec && parser->keep_alive() && conn.queued_in == nullptr;
+  // The pool keeps it only if no byte waits past the response: those were not asked for.
+  exchanged.reusable = !ec && parser->keep_alive();
   auto& response = exchanged.outcome.response;
   response.status = status;
   response.location = message[http::field::location];

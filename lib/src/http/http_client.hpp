@@ -93,12 +93,11 @@ class http_client {
                                      std::span<const http_header> headers,
                                      fetch_mode mode = fetch_mode::get, body_sink* sink = nullptr);
 
-  /// With options.gather_requests, writes the requests gathered (see request_batch): all of
-  /// them, or with `overdue_only` all of them once the first has waited its longest. The event
-  /// loop calls it when no handler is ready to run, and after each handler with `overdue_only`.
-  void send_gathered_requests(bool overdue_only) {
-    overdue_only ? batch_.send_overdue() : batch_.send_all();
-  }
+  /// With options.gather_requests, the event loop writes the requests gathered (see
+  /// request_batch): all of them when no handler is ready to run, and after each handler all
+  /// of them if the first has waited its longest.
+  void send_gathered_requests() { batch_.send_all(); }
+  void send_overdue_requests() { batch_.send_overdue(); }
 
   /// Requests sent and connections opened (to servers or proxies) so far.
   std::uint64_t requests() const { return requests_; }
