@@ -94,16 +94,17 @@ void raise_open_file_limit() {
 
 // Two malloc heaps: the event loop's thread and a parse thread each have one, rather than
 // taking turns at one lock (on 2 cores, waits for it were 5,000 of the 5,800 times a
-// 10k-page crawl's threads went to sleep). Giving back what is freed above 64 KiB, and the
-// trim after a big page's parse (parse_pool), keep the second heap's freed pages from adding
-// to the peak. Setting the trim threshold fixes glibc's mmap threshold at 128 KiB, where
-// each larger body is mapped, faulted in a page at a time and unmapped when freed: bodies
-// up to 256 KiB come from the heaps (the Python docs' page faults 8,000 to 6,500, 2-3% of
-// its CPU, its peak 0.3 MiB more). 512 KiB took 7% off, but added 1 MiB to the peak.
+// 10k-page crawl's threads went to sleep). Giving back what is freed above 512 KiB at a
+// heap's top, and the trim after a big page's parse (parse_pool), keep the second heap's
+// freed pages from adding much to the peak. Setting the trim threshold fixes glibc's mmap
+// threshold, where each larger body is mapped, faulted in a page at a time and unmapped
+// when freed: bodies up to 512 KiB come from the heaps, and the memory of one body serves
+// the next. Against 64 and 256 KiB, the Python docs' page faults 6,400 to 3,100 and 6% less
+// wall time, for about 0.5 MiB more peak (docs/benchmarks.md).
 void tune_malloc() {
   mallopt(M_ARENA_MAX, 2);
-  mallopt(M_TRIM_THRESHOLD, 64 * 1024);
-  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+  mallopt(M_TRIM_THRESHOLD, 512 * 1024);
+  mallopt(M_MMAP_THRESHOLD, 512 * 1024);
 }
 
 // While the reports are written, after the crawl (whose signal handling ended with it): a
