@@ -94,13 +94,13 @@ void raise_open_file_limit() {
 
 // Two malloc heaps: the event loop's thread and a parse thread each have one, rather than
 // taking turns at one lock (on 2 cores, waits for it were 5,000 of the 5,800 times a
-// 10k-page crawl's threads went to sleep). Giving back what is freed above 512 KiB at a
-// heap's top, and the trim after a big page's parse (parse_pool), keep the second heap's
-// freed pages from adding much to the peak. Setting the trim threshold fixes glibc's mmap
-// threshold, where each larger body is mapped, faulted in a page at a time and unmapped
-// when freed: bodies up to 512 KiB come from the heaps, and the memory of one body serves
-// the next. Against 64 and 256 KiB, the Python docs' page faults 6,400 to 3,100 and 6% less
-// wall time, for about 0.5 MiB more peak (docs/benchmarks.md).
+// 10k-page crawl's threads went to sleep). A heap gives back what is freed at its top past
+// 512 KiB, and parse_pool trims after a big page, so the second heap's freed pages add
+// little to the peak. Setting the trim threshold also fixes glibc's mmap threshold, past
+// which each body would be mapped, faulted in a page at a time and unmapped when freed:
+// bodies up to 512 KiB come from the heaps, and one body's memory serves the next. On the
+// Python docs that halves the page faults and takes 6% off the wall time, for about 0.5 MiB
+// more peak (docs/benchmarks.md).
 void tune_malloc() {
   mallopt(M_ARENA_MAX, 2);
   mallopt(M_TRIM_THRESHOLD, 512 * 1024);
