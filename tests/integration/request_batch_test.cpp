@@ -209,27 +209,34 @@ TEST_F(RequestBatch, AnAnswerBeforeItsRequestWasWrittenEndsTheConnection) {
         },
         asio::detached);
   };
+  // Runs the client's event loop until `status` comes, for 5 s at most: a regression fails
+  // the test rather than hanging it. `sending`: as a crawl's loop runs, writing what gathered.
+  const auto run_until = [&](const std::optional<unsigned>& status, bool sending) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!status && std::chrono::steady_clock::now() < until) {
+      if (sending) {
+        if (context_.poll_one() > 0) continue;
+        client->send_gathered_requests();
+      }
+      context_.run_one_for(std::chrono::milliseconds(10));
+    }
+  };
   std::optional<unsigned> first;
   fetch("/a", first);
-  while (!first)
-    context_.run_one();  // the gathered request is never sent
+  run_until(first, false);  // the gathered request is never sent
   std::optional<unsigned> second;
   fetch("/b", second);
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!second && std::chrono::steady_clock::now() < until) {  // as a crawl's loop runs
-    if (context_.poll_one() > 0) continue;
-    client->send_gathered_requests();
-    context_.run_one_for(std::chrono::milliseconds(10));
-  }
+  run_until(second, true);
   EXPECT_EQ(first, 200u);
   EXPECT_EQ(second, 200u);
-  EXPECT_EQ(client->connections(), 2u);
   const auto connections = client->connections();
+  EXPECT_EQ(connections, 2u);
   client.reset();  // closes its idle connection, which the server reads to its end
-  if (connections < 2 || !second) {
-    // The first connection was used again, and a request waiting on it still holds it: the
-    // server reads it to its end, then waits for a second connection. Both waits are ended
-    // here, so that the failure is reported rather than the test hanging.
+  if (!first || !second || connections < 2) {
+    // A request still waiting on the first connection holds it (the first's answer never
+    // taken, or the connection used again): the server reads it to its end, then waits for a
+    // second connection. Both waits are ended here, so that the failure is reported rather
+    // than the test hanging.
     ::shutdown(first_socket, SHUT_RDWR);
     tcp::socket nudge(context_);
     nudge.connect(listener.local_endpoint());
