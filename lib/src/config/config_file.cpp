@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "config/config_detail.hpp"
+#include "config/key_suggestion.hpp"
 #include "config/toml_values.hpp"
 #include "corocrawl/config.hpp"
 #include "corocrawl/errors.hpp"

@@ -54,7 +54,4 @@ class toml_values {
   std::filesystem::path dir_;
 };
 
-/// " (did you mean "max_tasks"?)" for a key a typo or two away from one of `candidates`.
-std::string suggestion_for(std::string_view key, std::span<const std::string_view> candidates);
-
 }  // namespace corocrawl

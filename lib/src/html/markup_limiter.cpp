@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "html/html_scan.hpp"
+#include "html/markup_text.hpp"
 #include "text/ascii.hpp"
 
 namespace corocrawl {
@@ -54,7 +55,7 @@ class markup_limiter {
         case token::cdata:
           if (!open_.empty() && open_.back().foreign) {
             pos_ = end_of(html_, "]]>", lt + 9);
-            replace(lt, pos_, compact_ ? "" : escaped_cdata(lt + 9, pos_));
+            replace(lt, pos_, compact_ ? "" : escaped_cdata(html_.substr(lt + 9, pos_ - lt - 9)));
           } else if (html_.find("]]>", lt) + 3 != pos_) {
             compact_ = false;  // read as a CDATA section (in SVG or MathML) it ends elsewhere
           }
@@ -305,55 +306,6 @@ class markup_limiter {
     const std::string_view text = html_.substr(begin, end - begin);
     const std::string_view compacted = compacted_text(text);
     if (compacted.size() != text.size()) replace(begin, end, compacted);
-  }
-
-  // What a run of text shrinks to. Text steers the tree builder by being there and not all
-  // whitespace: before the body, such text starts it (and so decides, say, whether a
-  // <noscript> is read as in the head or in the body). So whitespace goes, and other text
-  // becomes "x". Text made of only whitespace, letters, digits and character references
-  // might be whitespace once decoded ("&#32;"), and NULs are dropped in some places: those
-  // stay as they are.
-  static std::string_view compacted_text(std::string_view text) {
-    bool reference = false;
-    bool word = false;
-    bool other = false;
-    for (const char c : text) {
-      if (ascii::is_space(c)) continue;
-      if (c == '\0') return text;
-      if (c == '&') {
-        reference = true;
-      } else if (ascii::is_alnum(c) || c == '#' || c == ';') {
-        word = true;
-      } else {
-        other = true;
-      }
-    }
-    if (reference) return other ? "x" : text;
-    return word || other ? "x" : "";
-  }
-
-  // The text of the CDATA section html_[begin, end).
-  std::string_view cdata_text(std::size_t begin, std::size_t end) const {
-    std::string_view text = html_.substr(begin, end - begin);
-    if (text.ends_with("]]>")) text.remove_suffix(3);
-    return text;
-  }
-
-  // The text of the CDATA section html_[begin, end) as markup for the same text.
-  std::string escaped_cdata(std::size_t begin, std::size_t end) const {
-    const std::string_view text = cdata_text(begin, end);
-    std::string out;
-    out.reserve(text.size());
-    for (const char c : text) {
-      if (c == '&') {
-        out += "&amp;";
-      } else if (c == '<') {
-        out += "&lt;";
-      } else {
-        out += c;
-      }
-    }
-    return out;
   }
 
   // The document with every replacement made.
