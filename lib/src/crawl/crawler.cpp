@@ -64,7 +64,7 @@ crawler::crawler(fetcher& fetcher, crawl_clock& clock, crawl_plan plan,
       fetcher_(fetcher),
       clock_(clock),
       cache_(cache),
-      parse_pool_(plan_.get().threads),
+      parse_pool_(plan_.get().threads, fetcher.request_writer()),
       frontier_(clock, options_.max_per_host, options_.rate_limit),
       retries_(options_.max_tries, options_.max_retry_wait, std::random_device{}()) {
   install_abort_guard();

@@ -25,6 +25,10 @@ class fetcher {
   /// Requests sent and connections opened so far.
   virtual std::uint64_t requests() const = 0;
   virtual std::uint64_t connections() const = 0;
+
+  /// Where threads that are awake anyway may write the requests the fetcher gathered (see
+  /// request_sender); nullptr when it gathers none.
+  virtual request_sender* request_writer() { return nullptr; }
 };
 
 /// The network, through an http_client (see there).
@@ -41,6 +45,7 @@ class http_fetcher final : public fetcher {
   }
   std::uint64_t requests() const override { return client_.requests(); }
   std::uint64_t connections() const override { return client_.connections(); }
+  request_sender* request_writer() override { return client_.request_writer(); }
 
   /// See http_client::send_gathered_requests.
   void send_gathered_requests() { client_.send_gathered_requests(); }

@@ -41,6 +41,35 @@ class spare_memory {
   void* memory_;
 };
 
+// A pool thread as one of a request_sender's writers (when there is a sender): awake while it
+// runs light jobs and between them, away otherwise. Away when it goes.
+class request_writing {
+ public:
+  explicit request_writing(request_sender* sender) : sender_(sender) {}
+  ~request_writing() { away(); }
+  request_writing(const request_writing&) = delete;
+  request_writing& operator=(const request_writing&) = delete;
+
+  bool awake() const { return awake_; }
+  void wake() {
+    if (sender_ == nullptr || awake_) return;
+    sender_->awake();
+    awake_ = true;
+  }
+  void away() {
+    if (!awake_) return;
+    awake_ = false;
+    sender_->away();
+  }
+  void write_waiting() {
+    if (awake_) sender_->write_waiting();
+  }
+
+ private:
+  request_sender* sender_;
+  bool awake_ = false;
+};
+
 }  // namespace
 
 struct parse_pool::state {
@@ -58,12 +87,13 @@ struct parse_pool::state {
   std::vector<page_links> to_free;  // by a pool thread (free_on_pool)
 };
 
-parse_pool::parse_pool(unsigned threads) : state_(std::make_shared<state>()) {
+parse_pool::parse_pool(unsigned threads, request_sender* writes)
+    : state_(std::make_shared<state>()) {
   const unsigned wanted = std::max(1U, threads);
   threads_.reserve(wanted);
   for (unsigned i = 0; i < wanted; ++i) {
     try {
-      threads_.emplace_back([shared = state_] { serve(shared); });
+      threads_.emplace_back([shared = state_, writes] { serve(shared, writes); });
     } catch (const std::system_error& e) {
       if (threads_.empty()) {
         throw std::system_error(e.code(), "cannot start a thread to parse pages");
@@ -132,8 +162,9 @@ void parse_pool::post_finish(const std::shared_ptr<state>& shared) {
   shared->finish_posted = true;
 }
 
-void parse_pool::serve(const std::shared_ptr<state>& shared) {
+void parse_pool::serve(const std::shared_ptr<state>& shared, request_sender* writes) {
   state& s = *shared;
+  request_writing writing(writes);
   // Freed should a finish() not find memory to be posted with, so that it then does (from
   // this thread's heap): an exception leaving this thread would be std::terminate, and a
   // finished job never handed back would leave the crawl waiting.
@@ -151,6 +182,13 @@ void parse_pool::serve(const std::shared_ptr<state>& shared) {
     } else if (!s.waiting.empty()) {
       job = std::move(s.waiting.front());
       s.waiting.pop_front();
+    } else if (writing.awake()) {
+      // About to sleep: the requests given go first, and no more come (a job may have come
+      // meanwhile, so the queues are looked at again).
+      lock.unlock();
+      writing.away();
+      lock.lock();
+      continue;
     } else {
       ++s.sleeping;
       s.work.wait(lock);
@@ -161,7 +199,14 @@ void parse_pool::serve(const std::shared_ptr<state>& shared) {
     freeing.swap(s.to_free);
     lock.unlock();
     freeing.clear();
+    // Requests wait at most a light job for this thread.
+    if (job->weight == job_weight::light) {
+      writing.wake();
+    } else {
+      writing.away();
+    }
     job->run();
+    writing.write_waiting();
     // A big page's tree, some ten times its size, was just freed, in this thread's heap.
     if (heavy) give_back_freed_memory();
     lock.lock();

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "html/links.hpp"
+#include "http/request_sender.hpp"
 
 namespace corocrawl {
 
@@ -40,7 +41,9 @@ class parse_pool {
  public:
   /// Starts `threads` threads (at least one), or as many as the system allows, with a
   /// warning when it allows fewer. Throws std::system_error when it allows none.
-  explicit parse_pool(unsigned threads);
+  /// With `writes`, the threads write the requests it is given while they run light jobs
+  /// and between them (see request_sender); it must outlive the pool.
+  explicit parse_pool(unsigned threads, request_sender* writes = nullptr);
   /// Stops the pool and joins its threads: a job under way finishes first; jobs not begun are
   /// dropped, and their handlers with them.
   ~parse_pool();
@@ -118,7 +121,7 @@ class parse_pool {
 
   struct state;
   void submit(std::unique_ptr<task> job);
-  static void serve(const std::shared_ptr<state>& shared);
+  static void serve(const std::shared_ptr<state>& shared, request_sender* writes);
   static void finish(const std::shared_ptr<state>& shared);  // on home()'s thread
   // Posts a finish() for the finished jobs, under the state's lock; throws std::bad_alloc
   // (nothing posted, the jobs kept) when memory is short.

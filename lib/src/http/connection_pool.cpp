@@ -60,6 +60,7 @@ http_connection::~http_connection() {
 }
 
 bool http_connection::nothing_held() {
+  if (queued_in != nullptr) queued_in->settle(*this);
   if (buffer.size() > 0 || queued_in != nullptr) return false;
   if (auto* tls = std::get_if<1>(&stream)) {
     SSL* session = tls->native_handle();

@@ -78,7 +78,8 @@ struct http_connection {
   std::variant<boost::beast::tcp_stream, boost::beast::ssl_stream<boost::beast::tcp_stream>> stream;
   boost::beast::flat_buffer buffer;  // bytes read past one response (an interim one's next)
   connection_slot slot;
-  /// The batch whose next write is this connection's request; null when none waits.
+  /// The batch that has this connection's request, from when it is added until the batch
+  /// knows it was written (request_batch::settle); null when none waits.
   request_batch* queued_in = nullptr;
   /// Why the request a batch wrote did not go whole (the socket is then shut).
   boost::system::error_code unsent_error;

@@ -104,6 +104,7 @@ http_client::http_client(asio::any_io_executor executor, http_client_options opt
   // A bad CA file is a config error before the crawl; otherwise OpenSSL is loaded and set up
   // only when the first https URL comes (openssl_loader.hpp).
   if (!options_.ca_file.empty()) tls();
+  if (options_.gather_requests) batch_.write_through(&sender_);
 }
 
 http_client::~http_client() = default;
@@ -328,6 +329,7 @@ asio::awaitable<http_client::exchange_result> http_client::exchange(
   std::optional<response_parser> parser;
   bool got_some = false;
   auto ec = co_await read_final_header(conn, parser, head, got_some);
+  if (ec && conn.queued_in != nullptr) conn.queued_in->settle(conn);
   if (ec && conn.unsent_error) ec = conn.unsent_error;  // the batch's write failed first
   if (ec) co_return exchange_result{failure(ec), false, !got_some && is_closed_connection(ec)};
   auto& message = parser->get();

@@ -29,6 +29,7 @@
 #include "http/host_resolver.hpp"
 #include "http/proxy.hpp"
 #include "http/request_batch.hpp"
+#include "http/request_sender.hpp"
 #include "url/url.hpp"
 
 namespace corocrawl {
@@ -98,6 +99,9 @@ class http_client {
   /// of them if the first has waited its longest.
   void send_gathered_requests() { batch_.send_all(); }
   void send_overdue_requests() { batch_.send_overdue(); }
+  /// With options.gather_requests, the sender whose writers (threads that call its awake(),
+  /// away() and write_waiting()) may write the gathered requests; else nullptr.
+  request_sender* request_writer() { return options_.gather_requests ? &sender_ : nullptr; }
 
   /// Requests sent and connections opened (to servers or proxies) so far.
   std::uint64_t requests() const { return requests_; }
@@ -129,7 +133,8 @@ class http_client {
   http_client_options options_;
   std::optional<boost::asio::ssl::context> tls_;  // made by tls() when first needed
   host_resolver resolver_;
-  request_batch batch_;  // before pool_: the pool's connections leave it as they go
+  request_sender sender_;  // before batch_, which settles what it handed over as it goes
+  request_batch batch_;    // before pool_: the pool's connections leave it as they go
   connection_pool pool_;
   std::uint64_t requests_ = 0;
   std::uint64_t connections_ = 0;

@@ -2,6 +2,7 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <utility>
 
@@ -12,6 +13,10 @@ namespace corocrawl {
 request_batch::~request_batch() {
   for (auto& queued : waiting_)
     queued.conn->queued_in = nullptr;
+  for (http_connection* conn : handed_) {
+    sender_->settle(conn);
+    conn->queued_in = nullptr;
+  }
 }
 
 void request_batch::add(http_connection& conn, std::string request) {
@@ -21,14 +26,47 @@ void request_batch::add(http_connection& conn, std::string request) {
 }
 
 void request_batch::send_all() {
+  if (waiting_.empty() || hand_over()) return;
   // Writing ends no connection (a failed one is only shut), so none is forgotten meanwhile.
   for (auto& queued : waiting_)
     write(queued);
   waiting_.clear();
 }
 
+bool request_batch::hand_over() {
+  if (sender_ == nullptr || !sender_->writer_awake()) return false;
+  handing_.clear();
+  for (auto& queued : waiting_) {
+    handing_.push_back(
+        {queued.conn, queued.conn->tcp().socket().native_handle(), std::move(queued.request)});
+  }
+  if (!sender_->offer(handing_)) {
+    for (std::size_t i = 0; i < waiting_.size(); ++i)
+      waiting_[i].request = std::move(handing_[i].bytes);
+    return false;
+  }
+  for (const auto& queued : waiting_)
+    handed_.push_back(queued.conn);
+  waiting_.clear();
+  return true;
+}
+
+void request_batch::settle(http_connection& conn) {
+  const auto handed = std::ranges::find(handed_, &conn);
+  if (handed == handed_.end()) return;  // still waiting here, or settled
+  handed_.erase(handed);
+  const auto outcome = sender_->settle(&conn);
+  if (outcome.what == request_sender::fate::not_written) return;
+  conn.queued_in = nullptr;
+  if (outcome.what == request_sender::fate::failed) conn.unsent_error = outcome.error;
+}
+
 void request_batch::forget(const http_connection& conn) {
   std::erase_if(waiting_, [&](const waiting& queued) { return queued.conn == &conn; });
+  if (const auto handed = std::ranges::find(handed_, &conn); handed != handed_.end()) {
+    handed_.erase(handed);
+    sender_->settle(&conn);
+  }
 }
 
 void request_batch::write(waiting& queued) {

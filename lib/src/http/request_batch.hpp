@@ -6,17 +6,23 @@
 // requests of a turn of the event loop wake it once. The event loop sends them when it has no
 // handler ready to run (send_all), and once the first has waited kMaxWait (send_overdue,
 // after each handler): a busy loop keeps a request no longer than that and one handler.
+// With a request_sender (write_through), a writer thread that is awake writes them instead.
 //
 // The writing coroutine goes on to read the response at once: it never suspends to write.
 // A request is at most kMaxBytes, which an open socket's send buffer (4.5 KiB at the least)
 // takes whole when nothing waits in it, as nothing does once a response has come; a write
 // that fails, or falls short, leaves the error on the connection (unsent_error) and shuts
 // the socket, so that the read ends at once.
+//
+// A connection's queued_in names the batch from when its request is added until the batch
+// knows it was written: settle() asks the sender about a request handed to it.
 
 #include <chrono>
 #include <cstddef>
 #include <string>
 #include <vector>
+
+#include "http/request_sender.hpp"
 
 namespace corocrawl {
 
@@ -34,6 +40,10 @@ class request_batch {
   request_batch& operator=(const request_batch&) = delete;
   ~request_batch();
 
+  /// Hands the requests to `sender`'s writers when one is awake (see request_sender), which
+  /// must outlive the batch; nullptr to write them all here.
+  void write_through(request_sender* sender) { sender_ = sender; }
+
   /// Queues `request` (at most kMaxBytes) for `conn`, a plain connection with none queued.
   /// `conn` leaves the batch when it is written, or when `conn` goes (forget).
   void add(http_connection& conn, std::string request);
@@ -43,7 +53,11 @@ class request_batch {
   void send_overdue() {
     if (!waiting_.empty() && std::chrono::steady_clock::now() - first_ >= kMaxWait) send_all();
   }
-  /// Drops `conn`'s request, not written: its connection is going.
+  /// Learns whether `conn`'s request, if the sender has it, was written: if so, clears
+  /// conn.queued_in (and sets conn.unsent_error when the write failed). A request not
+  /// written by now never will be, and conn.queued_in stays set.
+  void settle(http_connection& conn);
+  /// Drops `conn`'s request, whether or not it was written: its connection is going.
   void forget(const http_connection& conn);
   bool empty() const { return waiting_.empty(); }
 
@@ -53,9 +67,14 @@ class request_batch {
     std::string request;
   };
   static void write(waiting& queued);
+  // Hands waiting_ to the sender; false when it took none.
+  bool hand_over();
 
+  request_sender* sender_ = nullptr;
   std::vector<waiting> waiting_;
-  std::chrono::steady_clock::time_point first_;  // when the first of waiting_ came
+  std::vector<http_connection*> handed_;          // their requests the sender's, not yet settled
+  std::vector<request_sender::request> handing_;  // hand_over()'s, kept for its memory
+  std::chrono::steady_clock::time_point first_;   // when the first of waiting_ came
 };
 
 }  // namespace corocrawl
