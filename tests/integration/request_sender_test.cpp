@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "connection_pairs.hpp"
 #include "http/connection_pool.hpp"
 #include "http/request_batch.hpp"
 
@@ -28,36 +29,10 @@ using boost::system::error_code;
 using tcp = asio::ip::tcp;
 using fate = request_sender::fate;
 
-class RequestSender : public ::testing::Test {
+class RequestSender : public ::testing::Test, protected testing::connection_pairs {
  protected:
-  struct pair {
-    std::unique_ptr<http_connection> client;
-    tcp::socket server;
-  };
-
   void SetUp() override { batch_.write_through(&sender_); }
 
-  // A client connection and the server's end of it.
-  pair connect() {
-    auto client = std::make_unique<http_connection>(context_.get_executor(), connection_slot{});
-    client->tcp().socket().connect(acceptor_.local_endpoint());
-    tcp::socket server(context_);
-    acceptor_.accept(server);
-    return {std::move(client), std::move(server)};
-  }
-
-  // What `server` has received, waiting up to a second for `expected` bytes.
-  static std::string received(tcp::socket& server, std::size_t expected) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-    while (server.available() < expected && std::chrono::steady_clock::now() < until)
-      std::this_thread::yield();
-    std::string bytes(server.available(), '\0');
-    if (!bytes.empty()) asio::read(server, asio::buffer(bytes));
-    return bytes;
-  }
-
-  asio::io_context context_;
-  tcp::acceptor acceptor_{context_, {asio::ip::make_address("127.0.0.1"), 0}};
   request_sender sender_;  // before the batch, which settles with it as it goes
   request_batch batch_;
 };
