@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <thread>
+#include <type_traits>
 #include <utility>
 
 namespace corocrawl {
