@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "corocrawl/option_table.hpp"
-#include "text/ascii.hpp"
 
 namespace corocrawl::option_descriptors {
 
@@ -40,10 +39,6 @@ option<crawl_options> member(option_spec spec) {
   return {std::move(spec),
           [](crawl_options& c, option_value&& v) { from_value(c.*Member, std::move(v)); },
           [](const crawl_options& c) { return to_value(c.*Member); }};
-}
-
-inline std::string trimmed(std::string_view, std::string_view text) {
-  return std::string(ascii::trim(text));
 }
 
 /// The Crawl and Checking groups, in --help's order.

@@ -8,8 +8,17 @@
 #include "config/option_descriptors.hpp"
 #include "config/value_parsers.hpp"
 #include "corocrawl/version.hpp"
+#include "text/ascii.hpp"
 
 namespace corocrawl::option_descriptors {
+namespace {
+
+// A check that keeps a text value with its surrounding whitespace trimmed.
+std::string trimmed(std::string_view, std::string_view text) {
+  return std::string(ascii::trim(text));
+}
+
+}  // namespace
 
 void add_network_options(std::vector<option<crawl_options>>& t) {
   using k = option_kind;

@@ -3,7 +3,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
-#include <cerrno>
+#include <optional>
 #include <utility>
 
 #include "http/connection_pool.hpp"
@@ -51,40 +51,31 @@ bool request_batch::hand_over() {
   return true;
 }
 
-void request_batch::settle(http_connection& conn) {
+std::optional<request_sender::outcome> request_batch::settle_handed(const http_connection& conn) {
   const auto handed = std::ranges::find(handed_, &conn);
-  if (handed == handed_.end()) return;  // still waiting here, or settled
+  if (handed == handed_.end()) return std::nullopt;  // still waiting here, or settled
   handed_.erase(handed);
-  const auto outcome = sender_->settle(&conn);
-  if (outcome.what == request_sender::fate::not_written) return;
+  return sender_->settle(&conn);
+}
+
+void request_batch::settle(http_connection& conn) {
+  const auto outcome = settle_handed(conn);
+  if (!outcome || outcome->what == request_sender::fate::not_written) return;
   conn.queued_in = nullptr;
-  if (outcome.what == request_sender::fate::failed) conn.unsent_error = outcome.error;
+  if (outcome->what == request_sender::fate::failed) conn.unsent_error = outcome->error;
 }
 
 void request_batch::forget(const http_connection& conn) {
   std::erase_if(waiting_, [&](const waiting& queued) { return queued.conn == &conn; });
-  if (const auto handed = std::ranges::find(handed_, &conn); handed != handed_.end()) {
-    handed_.erase(handed);
-    sender_->settle(&conn);
-  }
+  settle_handed(conn);
 }
 
 void request_batch::write(waiting& queued) {
   http_connection& conn = *queued.conn;
   conn.queued_in = nullptr;
   const int socket = conn.tcp().socket().native_handle();
-  const std::string& bytes = queued.request;
-  ssize_t sent = 0;
-  do {
-    sent = ::send(socket, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-  } while (sent < 0 && errno == EINTR);
-  if (sent == static_cast<ssize_t>(bytes.size())) return;
-  // A full send buffer (a short write, or none) would mean the server reads none of what it
-  // is sent: the request fails as a write that could not finish.
-  conn.unsent_error = sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK
-                          ? boost::system::error_code(errno, boost::system::system_category())
-                          : make_error_code(boost::system::errc::no_buffer_space);
-  ::shutdown(socket, SHUT_RDWR);  // the response's read ends now, with an end of stream
+  conn.unsent_error = write_whole(socket, queued.request);
+  if (conn.unsent_error) ::shutdown(socket, SHUT_RDWR);  // the response's read ends now
 }
 
 }  // namespace corocrawl

@@ -19,6 +19,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,8 @@ class request_batch {
   static void write(waiting& queued);
   // Hands waiting_ to the sender; false when it took none.
   bool hand_over();
+  // What became of `conn`'s request if the sender has it (it is then no longer handed_).
+  std::optional<request_sender::outcome> settle_handed(const http_connection& conn);
 
   request_sender* sender_ = nullptr;
   std::vector<waiting> waiting_;

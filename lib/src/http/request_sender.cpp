@@ -6,17 +6,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <thread>
 #include <type_traits>
 #include <utility>
 
 namespace corocrawl {
 
-namespace {
-
-// Writes `bytes` whole at once, as request_batch does on the loop's thread: a request fits in
-// an open socket's send buffer when nothing waits in it, so a short write is a failure.
-boost::system::error_code write_whole(int socket, const std::string& bytes) {
+boost::system::error_code write_whole(int socket, std::string_view bytes) {
   ssize_t sent = 0;
   do {
     sent = ::send(socket, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -26,8 +23,6 @@ boost::system::error_code write_whole(int socket, const std::string& bytes) {
              ? boost::system::error_code(errno, boost::system::system_category())
              : make_error_code(boost::system::errc::no_buffer_space);
 }
-
-}  // namespace
 
 template <typename Items>
 auto request_sender::find_owner(Items& items, const void* owner) {
@@ -45,24 +40,22 @@ request_sender::~request_sender() {
 
 bool request_sender::offer(std::vector<request>& requests) {
   if (requests.empty() || !writer_awake()) return false;
-  std::vector<request> taken;
-  taken.reserve(requests.size());
-  for (const request& given : requests) {
-    const int copy = ::fcntl(given.socket, F_DUPFD_CLOEXEC, 0);
+  // Each request gets a duplicate of its socket in place of the connection's own descriptor.
+  std::size_t copied = 0;
+  for (; copied < requests.size(); ++copied) {
+    const int copy = ::fcntl(requests[copied].socket, F_DUPFD_CLOEXEC, 0);
     if (copy < 0) break;
-    taken.push_back({given.owner, copy, {}});
+    requests[copied].socket = copy;
   }
   std::unique_lock lock(mutex_);
-  if (taken.size() < requests.size() || awake_.load(std::memory_order_relaxed) == 0) {
+  if (copied < requests.size() || awake_.load(std::memory_order_relaxed) == 0) {
     lock.unlock();
-    for (const request& copy : taken)
-      ::close(copy.socket);
+    for (std::size_t i = 0; i < copied; ++i)
+      ::close(requests[i].socket);
     return false;
   }
-  for (std::size_t i = 0; i < taken.size(); ++i) {
-    taken[i].bytes = std::move(requests[i].bytes);
-    waiting_.push_back(std::move(taken[i]));
-  }
+  waiting_.insert(waiting_.end(), std::make_move_iterator(requests.begin()),
+                  std::make_move_iterator(requests.end()));
   lock.unlock();
   requests.clear();
   return true;

@@ -25,9 +25,16 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace corocrawl {
+
+/// Writes gathered request `bytes` on `socket` (non-blocking) whole, at once: an empty error,
+/// or why it did not go. A request fits in an open socket's send buffer when nothing waits in
+/// it, so a short write, or none (a full buffer, which means the server reads nothing sent),
+/// fails as no_buffer_space. The caller shuts the socket on failure, so the read ends.
+boost::system::error_code write_whole(int socket, std::string_view bytes);
 
 class request_sender {
  public:
@@ -61,7 +68,8 @@ class request_sender {
   bool writer_awake() const { return awake_.load(std::memory_order_relaxed) > 0; }
   /// Takes every request of `requests` (which it empties) when a writer is awake, for one to
   /// write soon; else, or when a socket cannot be duplicated (no descriptor left), takes
-  /// none and leaves `requests` as it was: the caller writes them.
+  /// none and leaves the requests' bytes as they were (their sockets not to be used): the
+  /// caller writes them.
   bool offer(std::vector<request>& requests);
   /// What became of `owner`'s request, which is then forgotten here.
   outcome settle(const void* owner);
