@@ -31,8 +31,9 @@ using fate = request_sender::fate;
 
 class RequestSender : public ::testing::Test, protected testing::connection_pairs {
  protected:
-  void SetUp() override { batch_.write_through(&sender_); }
+  void SetUp() override { batch_.write_through(&sender_, &pool_); }
 
+  connection_pool pool_{context_.get_executor(), 100};  // the duplicates' cap
   request_sender sender_;  // before the batch, which settles with it as it goes
   request_batch batch_;
 };
@@ -128,6 +129,50 @@ TEST_F(RequestSender, AFailedWriteShutsTheSocketAndItsErrorIsTheReadsToReport) {
   sender_.away();
 }
 
+// A request handed over holds a duplicate of its socket, one descriptor more, until the batch
+// settles it: it takes a slot under the connection cap, and with too few to spare the batch
+// writes the requests itself.
+TEST_F(RequestSender, HandedRequestsHoldSlotsUnderTheConnectionCap) {
+  connection_pool capped(context_.get_executor(), 2);
+  auto open_connection = capped.spare_slot();  // as a connection holds one
+  ASSERT_TRUE(open_connection);
+  request_batch batch;
+  batch.write_through(&sender_, &capped);
+  auto a = connect();
+  auto b = connect();
+  auto c = connect();
+  sender_.awake();
+  batch.add(*a.client, first_request);
+  batch.send_all();
+  EXPECT_EQ(a.client->queued_in, &batch) << "handed over";
+  EXPECT_EQ(capped.open(), 2U);
+  EXPECT_FALSE(capped.spare_slot());
+
+  batch.add(*b.client, first_request);
+  batch.add(*c.client, second_request);
+  batch.send_all();  // no slot to spare: written here, at once
+  EXPECT_EQ(b.client->queued_in, nullptr);
+  EXPECT_EQ(c.client->queued_in, nullptr);
+  EXPECT_EQ(received(b.server, first_request.size()), first_request);
+  EXPECT_EQ(received(c.server, second_request.size()), second_request);
+  EXPECT_EQ(capped.open(), 2U);
+
+  sender_.away();  // writes a's
+  EXPECT_EQ(received(a.server, first_request.size()), first_request);
+  EXPECT_TRUE(a.client->nothing_held());  // settled: its slot given back
+  EXPECT_EQ(capped.open(), 1U);
+
+  // Room for one, not for two: neither is handed over.
+  sender_.awake();
+  batch.add(*b.client, first_request);
+  batch.add(*c.client, second_request);
+  batch.send_all();
+  EXPECT_EQ(b.client->queued_in, nullptr);
+  EXPECT_EQ(c.client->queued_in, nullptr);
+  EXPECT_EQ(capped.open(), 1U);
+  sender_.away();
+}
+
 // The loop may close a connection (a time limit) while a writer has its request: the write
 // still goes to that connection's peer, never to a socket given its descriptor since.
 TEST_F(RequestSender, AWriteGoesToItsOwnPeerAfterItsDescriptorWasClosed) {
@@ -166,7 +211,7 @@ TEST_F(RequestSender, AConnectionThatGoesTakesItsRequestWithIt) {
 TEST_F(RequestSender, ABatchThatGoesSettlesWhatItHandedOver) {
   auto a = connect();
   auto batch = std::make_unique<request_batch>();
-  batch->write_through(&sender_);
+  batch->write_through(&sender_, &pool_);
   sender_.awake();
   batch->add(*a.client, first_request);
   batch->send_all();

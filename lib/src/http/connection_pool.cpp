@@ -121,6 +121,12 @@ asio::awaitable<connection_slot> connection_pool::reserve() {
   co_return connection_slot{counter_};
 }
 
+std::optional<connection_slot> connection_pool::spare_slot() {
+  if (counter_->max_open != 0 && counter_->open >= counter_->max_open) return std::nullopt;
+  ++counter_->open;
+  return connection_slot{counter_};
+}
+
 bool connection_pool::close_oldest_idle() {
   if (lru_.empty()) return false;
   forget(lru_.begin());  // closes it

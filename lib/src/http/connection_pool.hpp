@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <variant>
@@ -112,13 +113,18 @@ class connection_pool {
   /// connection when the cap is reached, and returns the slot the new connection holds.
   boost::asio::awaitable<connection_slot> reserve();
 
+  /// A slot for a descriptor that is not a connection of its own (request_batch's duplicate
+  /// of a socket, for a request another thread writes) when one more may be open now under
+  /// the cap; never waits, and closes no idle connection for it. The cap bounds descriptors.
+  std::optional<connection_slot> spare_slot();
+
   /// Closes the least recently used idle connection; false when none is idle.
   bool close_oldest_idle();
 
   /// Waits until a connection is closed or becomes idle, or `longest` has passed.
   boost::asio::awaitable<void> wait_for_change(std::chrono::milliseconds longest);
 
-  /// Connections open now (idle or in use) and idle now.
+  /// Slots held now (connections idle or in use, and spare slots) and connections idle now.
   std::size_t open() const;
   std::size_t idle() const { return lru_.size(); }
 

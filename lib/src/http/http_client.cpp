@@ -104,7 +104,7 @@ http_client::http_client(asio::any_io_executor executor, http_client_options opt
   // A bad CA file is a config error before the crawl; otherwise OpenSSL is loaded and set up
   // only when the first https URL comes (openssl_loader.hpp).
   if (!options_.ca_file.empty()) tls();
-  if (options_.gather_requests) batch_.write_through(&sender_);
+  if (options_.gather_requests) batch_.write_through(&sender_, &pool_);
 }
 
 http_client::~http_client() = default;

@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <optional>
 #include <utility>
 
@@ -13,9 +14,9 @@ namespace corocrawl {
 request_batch::~request_batch() {
   for (auto& queued : waiting_)
     queued.conn->queued_in = nullptr;
-  for (http_connection* conn : handed_) {
-    sender_->settle(conn);
-    conn->queued_in = nullptr;
+  for (const handed& given : handed_) {
+    sender_->settle(given.conn);
+    given.conn->queued_in = nullptr;
   }
 }
 
@@ -35,6 +36,18 @@ void request_batch::send_all() {
 
 bool request_batch::hand_over() {
   if (sender_ == nullptr || !sender_->writer_awake()) return false;
+  // A slot for each duplicate first: with every connection of a many-origin crawl open, there
+  // is none to spare, and the requests are written here.
+  const auto before = static_cast<std::ptrdiff_t>(handed_.size());
+  const auto not_handed = [&] {
+    handed_.erase(handed_.begin() + before, handed_.end());  // their slots given back
+    return false;
+  };
+  for (const auto& queued : waiting_) {
+    auto slot = pool_->spare_slot();
+    if (!slot) return not_handed();
+    handed_.push_back({queued.conn, std::move(*slot)});
+  }
   handing_.clear();
   for (auto& queued : waiting_) {
     handing_.push_back(
@@ -43,19 +56,19 @@ bool request_batch::hand_over() {
   if (!sender_->offer(handing_)) {
     for (std::size_t i = 0; i < waiting_.size(); ++i)
       waiting_[i].request = std::move(handing_[i].bytes);
-    return false;
+    return not_handed();
   }
-  for (const auto& queued : waiting_)
-    handed_.push_back(queued.conn);
   waiting_.clear();
   return true;
 }
 
 std::optional<request_sender::outcome> request_batch::settle_handed(const http_connection& conn) {
-  const auto handed = std::ranges::find(handed_, &conn);
-  if (handed == handed_.end()) return std::nullopt;  // still waiting here, or settled
-  handed_.erase(handed);
-  return sender_->settle(&conn);
+  const auto given = std::ranges::find(handed_, &conn, &handed::conn);
+  if (given == handed_.end()) return std::nullopt;  // still waiting here, or settled
+  const auto outcome = sender_->settle(&conn);
+  // Its duplicate is closed now, or by the writer that took it as soon as it sees it settled.
+  handed_.erase(given);
+  return outcome;
 }
 
 void request_batch::settle(http_connection& conn) {

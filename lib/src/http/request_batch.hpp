@@ -6,7 +6,8 @@
 // requests of a turn of the event loop wake it once. The event loop sends them when it has no
 // handler ready to run (send_all), and once the first has waited kMaxWait (send_overdue,
 // after each handler): a busy loop keeps a request no longer than that and one handler.
-// With a request_sender (write_through), a writer thread that is awake writes them instead.
+// With a request_sender (write_through), a writer thread that is awake writes them instead,
+// each on a duplicate of its socket that holds a spare slot under the connection cap.
 //
 // The writing coroutine goes on to read the response at once: it never suspends to write.
 // A request is at most kMaxBytes, which an open socket's send buffer (4.5 KiB at the least)
@@ -23,11 +24,10 @@
 #include <string>
 #include <vector>
 
+#include "http/connection_pool.hpp"
 #include "http/request_sender.hpp"
 
 namespace corocrawl {
-
-struct http_connection;
 
 class request_batch {
  public:
@@ -42,8 +42,14 @@ class request_batch {
   ~request_batch();
 
   /// Hands the requests to `sender`'s writers when one is awake (see request_sender), which
-  /// must outlive the batch; nullptr to write them all here.
-  void write_through(request_sender* sender) { sender_ = sender; }
+  /// must outlive the batch; nullptr to write them all here. Each request handed over holds
+  /// a duplicate of its socket, a descriptor more, until the batch settles it: it takes a
+  /// spare slot of `pool` (which outlives every send_all()), so that the descriptors open
+  /// stay under the connection cap. With too few to spare, the batch writes them itself.
+  void write_through(request_sender* sender, connection_pool* pool) {
+    sender_ = sender;
+    pool_ = pool;
+  }
 
   /// Queues `request` (at most kMaxBytes) for `conn`, a plain connection with none queued.
   /// `conn` leaves the batch when it is written, or when `conn` goes (forget).
@@ -67,6 +73,10 @@ class request_batch {
     http_connection* conn;
     std::string request;
   };
+  struct handed {
+    http_connection* conn;
+    connection_slot slot;  // its duplicate's, given back when settled
+  };
   static void write(waiting& queued);
   // Hands waiting_ to the sender; false when it took none.
   bool hand_over();
@@ -74,8 +84,9 @@ class request_batch {
   std::optional<request_sender::outcome> settle_handed(const http_connection& conn);
 
   request_sender* sender_ = nullptr;
+  connection_pool* pool_ = nullptr;
   std::vector<waiting> waiting_;
-  std::vector<http_connection*> handed_;          // their requests the sender's, not yet settled
+  std::vector<handed> handed_;                    // their requests the sender's, not yet settled
   std::vector<request_sender::request> handing_;  // hand_over()'s, kept for its memory
   std::chrono::steady_clock::time_point first_;   // when the first of waiting_ came
 };
