@@ -11,6 +11,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <cerrno>
 #include <limits>
+#include <utility>
 
 #include "http/request_batch.hpp"
 
@@ -112,19 +113,19 @@ void connection_pool::put_idle(const std::string& route,
   changed();
 }
 
-asio::awaitable<connection_slot> connection_pool::reserve() {
-  while (counter_->max_open != 0 && counter_->open >= counter_->max_open) {
-    if (close_oldest_idle()) continue;
-    co_await counter_->changed.async_wait(use_tuple);
-  }
-  ++counter_->open;
-  co_return connection_slot{counter_};
-}
-
 std::optional<connection_slot> connection_pool::spare_slot() {
   if (counter_->max_open != 0 && counter_->open >= counter_->max_open) return std::nullopt;
   ++counter_->open;
   return connection_slot{counter_};
+}
+
+asio::awaitable<connection_slot> connection_pool::reserve() {
+  auto slot = spare_slot();
+  while (!slot) {
+    if (!close_oldest_idle()) co_await counter_->changed.async_wait(use_tuple);
+    slot = spare_slot();
+  }
+  co_return std::move(*slot);
 }
 
 bool connection_pool::close_oldest_idle() {

@@ -113,9 +113,10 @@ class connection_pool {
   /// connection when the cap is reached, and returns the slot the new connection holds.
   boost::asio::awaitable<connection_slot> reserve();
 
-  /// A slot for a descriptor that is not a connection of its own (request_batch's duplicate
-  /// of a socket, for a request another thread writes) when one more may be open now under
-  /// the cap; never waits, and closes no idle connection for it. The cap bounds descriptors.
+  /// A slot when one more descriptor may be open now under the cap; never waits, and closes
+  /// no idle connection for it. reserve() takes one, waiting; a descriptor that is not a
+  /// connection of its own (request_batch's duplicate of a socket, for a request another
+  /// thread writes) takes one too, as the cap bounds descriptors.
   std::optional<connection_slot> spare_slot();
 
   /// Closes the least recently used idle connection; false when none is idle.
