@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "binary_test.hpp"
+#include "json_text.hpp"
 #include "process.hpp"
 #include "xml_elements.hpp"
 
@@ -23,10 +24,6 @@ using testing::terminal;
 
 constexpr std::string_view erase_line = "\r\x1b[K";
 constexpr std::string_view red = "\x1b[1;31m";
-
-std::string text(const json::value& v) {
-  return json::value_to<std::string>(v);
-}
 
 class OutputsTest : public testing::binary_test {
  protected:
@@ -79,15 +76,15 @@ TEST_F(OutputsTest, EveryFormatAtOnceEachReadBackAsCiReadsIt) {
   // SARIF 2.1.0, with what code scanning requires.
   const auto sarif = json::parse(read("r.sarif"));
   EXPECT_EQ(sarif.at("version"), "2.1.0");
-  EXPECT_TRUE(text(sarif.at("$schema")).ends_with("sarif-schema-2.1.0.json"));
+  EXPECT_TRUE(testing::text(sarif.at("$schema")).ends_with("sarif-schema-2.1.0.json"));
   const auto& run0 = sarif.at("runs").at(0);
   EXPECT_EQ(run0.at("tool").at("driver").at("name"), "corocrawl");
   ASSERT_EQ(run0.at("results").as_array().size(), 1u);
   const auto& finding = run0.at("results").at(0);
   EXPECT_EQ(finding.at("ruleId"), "broken-link");
-  EXPECT_TRUE(text(finding.at("message").at("text")).starts_with(missing + " 404"));
+  EXPECT_TRUE(testing::text(finding.at("message").at("text")).starts_with(missing + " 404"));
   const auto& physical = finding.at("locations").at(0).at("physicalLocation");
-  EXPECT_EQ(text(physical.at("artifactLocation").at("uri")), server_.url("/"));
+  EXPECT_EQ(testing::text(physical.at("artifactLocation").at("uri")), server_.url("/"));
   EXPECT_EQ(physical.at("region").at("startLine"), 1);
 
   const std::string github = read("r.txt");
@@ -182,7 +179,7 @@ TEST_F(OutputsTest, FolderModeNamesFilesNotPortsInEveryFormat) {
   // The summary keeps the URLs and adds the files.
   const auto summary = json::parse(read("summary.json"));
   const auto& broken = summary.at("broken").at(0);
-  EXPECT_TRUE(text(broken.at("url")).starts_with("http://127.0.0.1:"));
+  EXPECT_TRUE(testing::text(broken.at("url")).starts_with("http://127.0.0.1:"));
   EXPECT_EQ(broken.at("file"), "site/img/gone.png");
   EXPECT_EQ(broken.at("sources").at(0).at("file"), "site/blog/index.html");
   EXPECT_EQ(summary.at("urls").at(0).at("file"), "site/index.html");
@@ -235,8 +232,8 @@ TEST_F(OutputsTest, BaseUrlChecksAPublishedSitesAbsoluteLinksAgainstItsFolder) {
   const auto summary = json::parse(read("summary.json"));
   std::vector<std::string> files;
   for (const auto& url : summary.at("urls").as_array()) {
-    EXPECT_TRUE(text(url.at("url")).starts_with("http://127.0.0.1:")) << url;
-    files.push_back(text(url.at("file")));
+    EXPECT_TRUE(testing::text(url.at("url")).starts_with("http://127.0.0.1:")) << url;
+    files.push_back(testing::text(url.at("file")));
   }
   // The blog lies outside the folder's address: another site, not checked here.
   EXPECT_EQ(files, (std::vector<std::string>{"public/index.html", "public/index.html",
@@ -278,9 +275,9 @@ TEST_F(OutputsTest, ABaselineFailsOnlyOnNewBreakageAndListsWhatWasFixed) {
 
   const auto summary = json::parse(read("now.json"));
   EXPECT_EQ(summary.at("broken").as_array().size(), 2u);
-  EXPECT_TRUE(text(summary.at("baseline")).ends_with("/base.json"));
-  EXPECT_TRUE(text(summary.at("new").at(0)).ends_with("/gone3.html"));
-  EXPECT_TRUE(text(summary.at("known").at(0)).ends_with("/gone2.html"));
+  EXPECT_TRUE(testing::text(summary.at("baseline")).ends_with("/base.json"));
+  EXPECT_TRUE(testing::text(summary.at("new").at(0)).ends_with("/gone3.html"));
+  EXPECT_TRUE(testing::text(summary.at("known").at(0)).ends_with("/gone2.html"));
   EXPECT_EQ(summary.at("fixed"), json::array{"site/gone1.html"});
   EXPECT_EQ(summary.at("passed"), false);
 

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "binary_test.hpp"
+#include "json_text.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
 #include "test_server.hpp"
@@ -24,10 +25,6 @@ namespace json = boost::json;
 using namespace std::chrono_literals;
 using testing::process_result;
 using testing::test_server;
-
-std::string text(const json::value& v) {
-  return json::value_to<std::string>(v);
-}
 
 class CliTest : public testing::binary_test {
  protected:
@@ -86,9 +83,9 @@ TEST_F(CliTest, JsonToStdoutIsOneValidDocument) {
 
   const auto& urls = summary.at("urls").as_array();
   ASSERT_EQ(urls.size(), 3u);
-  EXPECT_EQ(text(urls[0].at("url")), server_.url("/"));
-  EXPECT_EQ(text(urls[1].at("url")), server_.url("/missing"));
-  EXPECT_EQ(text(urls[2].at("url")), server_.url("/ok"));
+  EXPECT_EQ(testing::text(urls[0].at("url")), server_.url("/"));
+  EXPECT_EQ(testing::text(urls[1].at("url")), server_.url("/missing"));
+  EXPECT_EQ(testing::text(urls[2].at("url")), server_.url("/ok"));
   const auto& root = urls[0].as_object();
   EXPECT_EQ(root.at("status"), 200);
   EXPECT_TRUE(root.at("next_url").is_null());
@@ -100,7 +97,7 @@ TEST_F(CliTest, JsonToStdoutIsOneValidDocument) {
   EXPECT_EQ(root.at("num_new_urls"), 2);
   EXPECT_TRUE(root.at("referrer").is_null());
   EXPECT_TRUE(root.at("size").is_number());
-  EXPECT_EQ(text(urls[1].at("referrer")), server_.url("/"));
+  EXPECT_EQ(testing::text(urls[1].at("referrer")), server_.url("/"));
 
   EXPECT_EQ(summary.at("broken"),
             json::parse(R"([{"url": ")" + server_.url("/missing") +
@@ -244,7 +241,7 @@ void interrupt_with(CliTest& test, test_server& server, int signal, const fs::pa
   const auto doc = json::parse(contents.str());
   EXPECT_EQ(doc.at("interrupted"), true);
   EXPECT_EQ(doc.at("passed"), false);
-  EXPECT_EQ(text(doc.at("urls").at(0).at("url")), server.url("/"));
+  EXPECT_EQ(testing::text(doc.at("urls").at(0).at("url")), server.url("/"));
   (void)test;
 }
 
@@ -331,7 +328,7 @@ TEST_F(CliTest, RateLimitedUrlsFailOnlyWhenAsked) {
   EXPECT_EQ(doc.at("broken"), json::array{});
   EXPECT_EQ(doc.at("stats").at("rate_limited"), 1);
   ASSERT_EQ(doc.at("rate_limited").as_array().size(), 1u);
-  EXPECT_EQ(text(doc.at("rate_limited").at(0).at("url")), server_.url("/busy"));
+  EXPECT_EQ(testing::text(doc.at("rate_limited").at(0).at("url")), server_.url("/busy"));
   EXPECT_EQ(doc.at("rate_limited").at(0).at("status"), 429);
 
   result = run({"--max-tries", "2", "--fail-on-rate-limit", "--json", "-", server_.url("/")});

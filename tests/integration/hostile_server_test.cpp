@@ -28,7 +28,6 @@ using testing::record;
 using testing::hostile::hostile_case;
 using testing::hostile::hostile_server;
 using testing::hostile::page;
-using testing::hostile::response;
 using testing::hostile::script;
 using testing::hostile::step;
 
@@ -221,9 +220,9 @@ TEST(HostileServerSequences, EarlyHintsOnEveryAnswerKeepStatusesOnTheirUrls) {
     if (request.target == "/") return script{step::write(hints + page(links))};
     const int n = std::stoi(request.target.substr(2));
     const std::string type = "Content-Type: text/html";
-    return script{
-        step::write(hints + (n % 3 == 0 ? response("404 Not Found", {type}, request.target)
-                                        : response("200 OK", {type}, request.target)))};
+    return script{step::write(
+        hints + (n % 3 == 0 ? testing::hostile::response("404 Not Found", {type}, request.target)
+                            : testing::hostile::response("200 OK", {type}, request.target)))};
   });
   auto options = testing::options_for({server.url("/")});
   options.max_tasks = 4;
@@ -270,7 +269,7 @@ TEST(HostileServerSequences, ControlSequencesFromAServerNeverReachTheTerminal) {
   const std::string csi = "\xc2\x9b";
   const std::string override = "\xe2\x80\xae";
   server.add("/", script{step::write(page({"/case"}))});
-  server.add("/case", script{step::write(response(
+  server.add("/case", script{step::write(testing::hostile::response(
                           "302 Found", {"Location: http://[" + csi + "2J" + override}, ""))});
   const auto run = testing::run_corocrawl({"-v", server.url("/")}, {}, 30s);
   EXPECT_EQ(run.exit_code, 1) << run.err;

@@ -37,8 +37,8 @@ class RequestBatch : public ::testing::Test, protected testing::connection_pairs
   request_batch batch_;
 };
 
-const std::string first_request = "GET /a HTTP/1.1\r\nHost: x\r\n\r\n";
-const std::string second_request = "GET /b HTTP/1.1\r\nHost: x\r\n\r\n";
+using testing::first_request;
+using testing::second_request;
 
 TEST_F(RequestBatch, WritesNothingUntilItSendsAllTogether) {
   auto a = connect();

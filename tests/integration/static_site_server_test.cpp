@@ -166,7 +166,7 @@ TEST_F(map_target, AcceptsARootReachedThroughASymlink) {
 // ---------------------------------------------------------------------------------------------
 // The server over real sockets
 
-using response = http::response<http::string_body>;
+using beast_response = http::response<http::string_body>;
 
 // A blocking-style HTTP client; each read runs the io_context with a deadline.
 class client {
@@ -185,13 +185,13 @@ class client {
 
   void send_raw(std::string_view bytes) { asio::write(stream_, asio::buffer(bytes)); }
 
-  response receive() {
-    response res;
+  beast_response receive() {
+    beast_response res;
     run([&](auto done) { http::async_read(stream_, buffer_, res, done); });
     return res;
   }
 
-  response get(std::string_view target) {
+  beast_response get(std::string_view target) {
     send(http::verb::get, target);
     return receive();
   }

@@ -15,6 +15,10 @@
 
 namespace corocrawl::testing {
 
+// Two requests as a client writes them.
+inline const std::string first_request = "GET /a HTTP/1.1\r\nHost: x\r\n\r\n";
+inline const std::string second_request = "GET /b HTTP/1.1\r\nHost: x\r\n\r\n";
+
 class connection_pairs {
  public:
   struct pair {

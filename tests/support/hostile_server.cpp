@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "loopback_listener.hpp"
+#include "sys/use_tuple.hpp"
 #include "test_server.hpp"  // sleep_for
 
 namespace corocrawl::testing::hostile {
@@ -24,8 +25,6 @@ using asio::ip::tcp;
 using boost::system::error_code;
 
 namespace {
-
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 /// Reads and drops whatever the client sends until it closes the connection.
 asio::awaitable<void> drain(tcp::socket& socket) {

@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "loopback_listener.hpp"
+#include "sys/use_tuple.hpp"
 
 namespace corocrawl::testing {
 
@@ -30,7 +31,6 @@ using asio::ip::tcp;
 
 namespace {
 
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 constexpr std::uint32_t response_header_limit = 64 * 1024;
 
 using client_request = http::request<http::string_body>;

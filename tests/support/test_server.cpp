@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "loopback_listener.hpp"
+#include "sys/use_tuple.hpp"
 
 namespace corocrawl::testing {
 
@@ -37,8 +38,6 @@ namespace http = beast::http;
 using asio::ip::tcp;
 
 namespace {
-
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 using tls_stream = beast::ssl_stream<beast::tcp_stream>;
 

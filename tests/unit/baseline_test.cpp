@@ -65,7 +65,7 @@ TEST(Baseline, SplitsBrokenIntoKnownAndNewAndListsTheFixed) {
   EXPECT_FALSE(is_known(result, "http://a.test/1"));
   EXPECT_EQ(new_broken_count(result), 1u);
   EXPECT_FALSE(passed(result));
-  EXPECT_EQ(verdict(result, false), "FAILED: 1 new broken URL (1 known) of 0 checked");
+  EXPECT_EQ(verdict_line(result, false), "FAILED: 1 new broken URL (1 known) of 0 checked");
 }
 
 TEST(Baseline, FolderModeComparesFilesSoAnotherPortIsTheSameUrl) {
@@ -76,7 +76,7 @@ TEST(Baseline, FolderModeComparesFilesSoAnotherPortIsTheSameUrl) {
   EXPECT_EQ(result.baseline->known, std::vector<std::string>{"http://127.0.0.1:5555/gone.html"});
   EXPECT_TRUE(result.baseline->fixed.empty());
   EXPECT_TRUE(passed(result));
-  EXPECT_EQ(verdict(result, false), "PASSED: 0 URLs checked, nothing new broken (1 known)");
+  EXPECT_EQ(verdict_line(result, false), "PASSED: 0 URLs checked, nothing new broken (1 known)");
 }
 
 }  // namespace

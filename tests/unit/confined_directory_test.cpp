@@ -16,9 +16,9 @@ namespace corocrawl {
 namespace {
 
 namespace fs = std::filesystem;
-using method = confined_directory::method;
+using serving_method = confined_directory::method;
 
-class ConfinedDirectory : public ::testing::TestWithParam<method> {
+class ConfinedDirectory : public ::testing::TestWithParam<serving_method> {
  protected:
   void SetUp() override {
     temp_.write("root/index.html", "home");
@@ -101,10 +101,10 @@ TEST_P(ConfinedDirectory, WorksThroughARootReachedBySymlink) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, ConfinedDirectory,
-                         ::testing::Values(method::beneath, method::no_symlinks),
+                         ::testing::Values(serving_method::beneath, serving_method::no_symlinks),
                          [](const auto& param_info) {
-                           return param_info.param == method::beneath ? "Openat2Beneath"
-                                                                      : "NoSymlinks";
+                           return param_info.param == serving_method::beneath ? "Openat2Beneath"
+                                                                              : "NoSymlinks";
                          });
 
 TEST(ConfinedDirectoryRoot, MustBeADirectory) {

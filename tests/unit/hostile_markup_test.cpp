@@ -131,9 +131,9 @@ TEST(ExtractLinks, InputsThatAbortGumbo) {
   for (const char* html : documents) {
     for (const auto reading :
          {markup_reading::compact, markup_reading::shrunk, markup_reading::whole}) {
-      testing::internal::CaptureStderr();
+      ::testing::internal::CaptureStderr();
       EXPECT_EQ(extract_links(html, kPage, reading), links{}) << html;
-      EXPECT_EQ(testing::internal::GetCapturedStderr(), "") << html;  // no assert reached
+      EXPECT_EQ(::testing::internal::GetCapturedStderr(), "") << html;  // no assert reached
     }
   }
   EXPECT_EQ(extract("<table><svg><select><title><select><td><a href=x>"),
@@ -193,14 +193,14 @@ TEST(ExtractLinks, AnAssertInGumboEndsOnlyThatParse) {
   const std::string html = "<a href=x><table><td><col><svg></td><foreignObject><![CDATA[ ]]>-";
   for (const auto reading :
        {markup_reading::compact, markup_reading::shrunk, markup_reading::whole}) {
-    testing::internal::CaptureStderr();
+    ::testing::internal::CaptureStderr();
     const links found = extract_links(html, kPage, reading);
-    EXPECT_NE(testing::internal::GetCapturedStderr().find("Assertion"), std::string::npos);
+    EXPECT_NE(::testing::internal::GetCapturedStderr().find("Assertion"), std::string::npos);
     EXPECT_EQ(found, links{});
   }
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(extract_links_taking(std::string(html), kPage).outcome, parse_outcome::gave_up);
-  testing::internal::GetCapturedStderr();
+  ::testing::internal::GetCapturedStderr();
   const page_links fine = extract_links_taking("<a href=y>", kPage);
   EXPECT_EQ(fine.outcome, parse_outcome::complete);
   EXPECT_EQ(urls(fine), links{"http://example.com/dir/y"});

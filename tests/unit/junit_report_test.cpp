@@ -15,7 +15,7 @@ namespace {
 
 using element = testing::xml_element;
 
-std::vector<element> parse(const std::string& xml) {
+std::vector<element> parse_xml(const std::string& xml) {
   return testing::parse_xml(xml);
 }
 
@@ -52,7 +52,7 @@ crawl_result sample() {
 }
 
 TEST(JunitReport, ATestCasePerCheckedUrlAndAFailurePerBrokenOne) {
-  const auto elements = parse(junit(sample()));
+  const auto elements = parse_xml(junit(sample()));
   ASSERT_GE(elements.size(), 2u);
   EXPECT_EQ(elements[0].name, "testsuites");
   EXPECT_EQ(elements[1].name, "testsuite");
@@ -85,10 +85,10 @@ TEST(JunitReport, RateLimitedFailsOnlyWhenAskedTo) {
   crawl_result result;
   result.records = {{.url = "http://b.test/", .status = 429, .tries = 3}};
   result.rate_limited = {{.url = "http://b.test/", .status = 429, .external = true}};
-  auto elements = parse(junit(result));
+  auto elements = parse_xml(junit(result));
   EXPECT_EQ(elements[1].attributes.at("failures"), "0");
   EXPECT_TRUE(std::ranges::none_of(elements, [](const element& e) { return e.name == "failure"; }));
-  elements = parse(junit(result, true));
+  elements = parse_xml(junit(result, true));
   EXPECT_EQ(elements[1].attributes.at("failures"), "1");
   EXPECT_TRUE(std::ranges::any_of(elements, [](const element& e) { return e.name == "failure"; }));
 }
@@ -100,7 +100,7 @@ TEST(JunitReport, TextFromOutsideIsWellFormedXml) {
   result.records = {
       {.url = url, .error = "</failure>", .failure = fetch_failure::protocol, .tries = 1}};
   result.broken = {{.url = url, .error = "</failure><x a='1'>\r\n"}};
-  const auto elements = parse(junit(result));
+  const auto elements = parse_xml(junit(result));
   const auto failure = std::ranges::find(elements, std::string("failure"), &element::name);
   ASSERT_NE(failure, elements.end());
   EXPECT_EQ(failure->attributes.at("message"), "error </failure><x a='1'>\r\n");

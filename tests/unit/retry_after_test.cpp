@@ -20,117 +20,118 @@ using std::chrono::system_clock;
 const system_clock::time_point kNow = sys_days{2024y / 3 / 5} + 12h;
 constexpr seconds kDay{86400};
 
-std::optional<seconds> parse(std::string_view value, system_clock::time_point now = kNow) {
+std::optional<seconds> retry_after(std::string_view value, system_clock::time_point now = kNow) {
   return parse_retry_after(value, now);
 }
 
 // ---- delay-seconds -------------------------------------------------------------------------
 
 TEST(ParseRetryAfter, DelaySeconds) {
-  EXPECT_EQ(parse("120"), seconds{120});
-  EXPECT_EQ(parse("0"), seconds{0});
-  EXPECT_EQ(parse("1"), seconds{1});
-  EXPECT_EQ(parse("007"), seconds{7});
+  EXPECT_EQ(retry_after("120"), seconds{120});
+  EXPECT_EQ(retry_after("0"), seconds{0});
+  EXPECT_EQ(retry_after("1"), seconds{1});
+  EXPECT_EQ(retry_after("007"), seconds{7});
 }
 
 TEST(ParseRetryAfter, DelaySecondsWithSurroundingWhitespace) {
-  EXPECT_EQ(parse(" 120 "), seconds{120});
-  EXPECT_EQ(parse("\t7\t"), seconds{7});
+  EXPECT_EQ(retry_after(" 120 "), seconds{120});
+  EXPECT_EQ(retry_after("\t7\t"), seconds{7});
 }
 
 TEST(ParseRetryAfter, DelaySecondsAreClampedToADay) {
-  EXPECT_EQ(parse("86400"), kDay);
-  EXPECT_EQ(parse("86401"), kDay);
-  EXPECT_EQ(parse("4294967296"), kDay);
-  EXPECT_EQ(parse("99999999999999999999999999999999999999999999999999"), kDay);
+  EXPECT_EQ(retry_after("86400"), kDay);
+  EXPECT_EQ(retry_after("86401"), kDay);
+  EXPECT_EQ(retry_after("4294967296"), kDay);
+  EXPECT_EQ(retry_after("99999999999999999999999999999999999999999999999999"), kDay);
 }
 
 TEST(ParseRetryAfter, MalformedDelaySeconds) {
   for (const char* value : {"", " ", "-1", "+1", "1.5", "1 2", "12s", "0x10", "1e3", "1,5"})
-    EXPECT_EQ(parse(value), std::nullopt) << '"' << value << '"';
+    EXPECT_EQ(retry_after(value), std::nullopt) << '"' << value << '"';
 }
 
 // ---- IMF-fixdate ---------------------------------------------------------------------------
 
 TEST(ParseRetryAfter, ImfFixdate) {
-  EXPECT_EQ(parse("Tue, 05 Mar 2024 12:02:00 GMT"), seconds{120});
-  EXPECT_EQ(parse("Wed, 06 Mar 2024 08:00:00 GMT"), seconds{20 * 3600});
-  EXPECT_EQ(parse("Tue, 05 Mar 2024 12:00:01 GMT"), seconds{1});
+  EXPECT_EQ(retry_after("Tue, 05 Mar 2024 12:02:00 GMT"), seconds{120});
+  EXPECT_EQ(retry_after("Wed, 06 Mar 2024 08:00:00 GMT"), seconds{20 * 3600});
+  EXPECT_EQ(retry_after("Tue, 05 Mar 2024 12:00:01 GMT"), seconds{1});
 }
 
 TEST(ParseRetryAfter, ImfFixdateWithSurroundingWhitespace) {
-  EXPECT_EQ(parse("  Tue, 05 Mar 2024 12:02:00 GMT\t"), seconds{120});
+  EXPECT_EQ(retry_after("  Tue, 05 Mar 2024 12:02:00 GMT\t"), seconds{120});
 }
 
 TEST(ParseRetryAfter, NamesIgnoreCase) {
-  EXPECT_EQ(parse("tue, 05 mar 2024 12:02:00 gmt"), seconds{120});
-  EXPECT_EQ(parse("TUESDAY, 05-MAR-24 12:02:00 GMT"), seconds{120});
+  EXPECT_EQ(retry_after("tue, 05 mar 2024 12:02:00 gmt"), seconds{120});
+  EXPECT_EQ(retry_after("TUESDAY, 05-MAR-24 12:02:00 GMT"), seconds{120});
 }
 
 TEST(ParseRetryAfter, DayNameNeedNotMatchTheDate) {
   // Only the date says when; a wrong weekday is a sender's slip, not an unreadable value.
-  EXPECT_EQ(parse("Mon, 05 Mar 2024 12:02:00 GMT"), seconds{120});
+  EXPECT_EQ(retry_after("Mon, 05 Mar 2024 12:02:00 GMT"), seconds{120});
 }
 
 TEST(ParseRetryAfter, DateInThePastIsZero) {
-  EXPECT_EQ(parse("Sun, 06 Nov 1994 08:49:37 GMT"), seconds{0});
-  EXPECT_EQ(parse("Tue, 05 Mar 2024 11:59:59 GMT"), seconds{0});
-  EXPECT_EQ(parse("Tue, 05 Mar 2024 12:00:00 GMT"), seconds{0});
-  EXPECT_EQ(parse("Sat, 01 Jan 0000 00:00:00 GMT"), seconds{0});
+  EXPECT_EQ(retry_after("Sun, 06 Nov 1994 08:49:37 GMT"), seconds{0});
+  EXPECT_EQ(retry_after("Tue, 05 Mar 2024 11:59:59 GMT"), seconds{0});
+  EXPECT_EQ(retry_after("Tue, 05 Mar 2024 12:00:00 GMT"), seconds{0});
+  EXPECT_EQ(retry_after("Sat, 01 Jan 0000 00:00:00 GMT"), seconds{0});
 }
 
 TEST(ParseRetryAfter, FarFutureDateIsClampedToADay) {
-  EXPECT_EQ(parse("Wed, 06 Mar 2024 12:00:00 GMT"), kDay);
-  EXPECT_EQ(parse("Wed, 06 Mar 2024 12:00:01 GMT"), kDay);
-  EXPECT_EQ(parse("Fri, 31 Dec 9999 23:59:59 GMT"), kDay);
+  EXPECT_EQ(retry_after("Wed, 06 Mar 2024 12:00:00 GMT"), kDay);
+  EXPECT_EQ(retry_after("Wed, 06 Mar 2024 12:00:01 GMT"), kDay);
+  EXPECT_EQ(retry_after("Fri, 31 Dec 9999 23:59:59 GMT"), kDay);
 }
 
 TEST(ParseRetryAfter, PartialSecondsOfNowRoundTheDelayUp) {
-  EXPECT_EQ(parse("Tue, 05 Mar 2024 12:02:00 GMT", kNow + 500ms), seconds{120});
-  EXPECT_EQ(parse("Tue, 05 Mar 2024 12:02:00 GMT", kNow + 1500ms), seconds{119});
-  EXPECT_EQ(parse("Tue, 05 Mar 2024 12:00:00 GMT", kNow + 1ns), seconds{0});
+  EXPECT_EQ(retry_after("Tue, 05 Mar 2024 12:02:00 GMT", kNow + 500ms), seconds{120});
+  EXPECT_EQ(retry_after("Tue, 05 Mar 2024 12:02:00 GMT", kNow + 1500ms), seconds{119});
+  EXPECT_EQ(retry_after("Tue, 05 Mar 2024 12:00:00 GMT", kNow + 1ns), seconds{0});
 }
 
 TEST(ParseRetryAfter, LeapDay) {
   const auto feb_28 = sys_days{2024y / 2 / 28} + 12h;
-  EXPECT_EQ(parse("Thu, 29 Feb 2024 00:00:00 GMT", feb_28), seconds{12 * 3600});
-  EXPECT_EQ(parse("Fri, 01 Mar 2024 00:00:00 GMT", feb_28), kDay);  // 36 hours, clamped
-  EXPECT_EQ(parse("Sat, 29 Feb 2000 12:00:00 GMT"), seconds{0});    // valid: 2000 is a leap year
+  EXPECT_EQ(retry_after("Thu, 29 Feb 2024 00:00:00 GMT", feb_28), seconds{12 * 3600});
+  EXPECT_EQ(retry_after("Fri, 01 Mar 2024 00:00:00 GMT", feb_28), kDay);  // 36 hours, clamped
+  EXPECT_EQ(retry_after("Sat, 29 Feb 2000 12:00:00 GMT"),
+            seconds{0});  // valid: 2000 is a leap year
 }
 
 TEST(ParseRetryAfter, LeapSecondIsTheNextSecond) {
-  EXPECT_EQ(parse("Tue, 05 Mar 2024 12:01:60 GMT"), seconds{120});
+  EXPECT_EQ(retry_after("Tue, 05 Mar 2024 12:01:60 GMT"), seconds{120});
 }
 
 TEST(ParseRetryAfter, AcrossTheEndOfTheYear) {
   const auto new_years_eve = sys_days{2023y / 12 / 31} + 23h + 59min;
-  EXPECT_EQ(parse("Mon, 01 Jan 2024 00:01:00 GMT", new_years_eve), seconds{120});
+  EXPECT_EQ(retry_after("Mon, 01 Jan 2024 00:01:00 GMT", new_years_eve), seconds{120});
 }
 
 // ---- obsolete forms ------------------------------------------------------------------------
 
 TEST(ParseRetryAfter, Rfc850Date) {
-  EXPECT_EQ(parse("Tuesday, 05-Mar-24 12:02:00 GMT"), seconds{120});
-  EXPECT_EQ(parse("Sunday, 06-Nov-94 08:49:37 GMT"), seconds{0});
+  EXPECT_EQ(retry_after("Tuesday, 05-Mar-24 12:02:00 GMT"), seconds{120});
+  EXPECT_EQ(retry_after("Sunday, 06-Nov-94 08:49:37 GMT"), seconds{0});
 }
 
 TEST(ParseRetryAfter, Rfc850YearMoreThan50YearsAheadIsInThePastCentury) {
   // In 2024, "74" is 2074 (50 years ahead), but "75" would be 51 years ahead, so 1975.
   const auto in_2024 = kNow;
-  EXPECT_EQ(parse("Monday, 05-Mar-74 12:00:00 GMT", in_2024), kDay);
-  EXPECT_EQ(parse("Tuesday, 05-Mar-75 12:00:00 GMT", in_2024), seconds{0});
-  EXPECT_EQ(parse("Tuesday, 05-Mar-99 12:00:00 GMT", in_2024), seconds{0});
+  EXPECT_EQ(retry_after("Monday, 05-Mar-74 12:00:00 GMT", in_2024), kDay);
+  EXPECT_EQ(retry_after("Tuesday, 05-Mar-75 12:00:00 GMT", in_2024), seconds{0});
+  EXPECT_EQ(retry_after("Tuesday, 05-Mar-99 12:00:00 GMT", in_2024), seconds{0});
   // Late in a century, small two-digit years are the next century's.
   const auto in_2099 = sys_days{2099y / 12 / 31} + 23h + 59min;
-  EXPECT_EQ(parse("Thursday, 01-Jan-00 00:01:00 GMT", in_2099), seconds{120});
+  EXPECT_EQ(retry_after("Thursday, 01-Jan-00 00:01:00 GMT", in_2099), seconds{120});
 }
 
 TEST(ParseRetryAfter, AsctimeDate) {
-  EXPECT_EQ(parse("Tue Mar  5 12:02:00 2024"), seconds{120});
-  EXPECT_EQ(parse("Tue Mar 05 12:02:00 2024"), seconds{120});
-  EXPECT_EQ(parse("Wed Mar  6 08:00:00 2024"), seconds{20 * 3600});
-  EXPECT_EQ(parse("Sun Nov  6 08:49:37 1994"), seconds{0});
-  EXPECT_EQ(parse("Wed Mar 13 12:00:00 2024"), kDay);
+  EXPECT_EQ(retry_after("Tue Mar  5 12:02:00 2024"), seconds{120});
+  EXPECT_EQ(retry_after("Tue Mar 05 12:02:00 2024"), seconds{120});
+  EXPECT_EQ(retry_after("Wed Mar  6 08:00:00 2024"), seconds{20 * 3600});
+  EXPECT_EQ(retry_after("Sun Nov  6 08:49:37 1994"), seconds{0});
+  EXPECT_EQ(retry_after("Wed Mar 13 12:00:00 2024"), kDay);
 }
 
 // ---- malformed dates -----------------------------------------------------------------------
@@ -171,7 +172,7 @@ TEST(ParseRetryAfter, MalformedDates) {
            "soon",                                // garbage
            ",",                                   // garbage
        }) {
-    EXPECT_EQ(parse(value), std::nullopt) << '"' << value << '"';
+    EXPECT_EQ(retry_after(value), std::nullopt) << '"' << value << '"';
   }
 }
 

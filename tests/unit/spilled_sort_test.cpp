@@ -19,7 +19,7 @@ struct keyed {  // sorted by key alone; `order` tells the equal keys apart
   std::uint32_t key;
   std::uint32_t order;
 };
-using table = spilled_table<keyed>;
+using keyed_table = spilled_table<keyed>;
 
 std::vector<keyed> random_values(std::size_t count, std::uint32_t keys, unsigned seed) {
   std::mt19937 random(seed);
@@ -34,7 +34,7 @@ std::vector<keyed> random_values(std::size_t count, std::uint32_t keys, unsigned
 // in, and gives what came out.
 std::vector<keyed> sorted_through(const std::vector<keyed>& values, std::size_t run,
                                   std::size_t block) {
-  table input("values to sort", 0);  // spilled from its first block on
+  keyed_table input("values to sort", 0);  // spilled from its first block on
   for (const keyed& value : values)
     input.push_back(value);
   std::vector<keyed> out;

@@ -25,7 +25,7 @@ namespace {
 struct record20 {  // a missing fragment reference's size
   std::uint32_t words[5] = {};
 };
-using table = spilled_table<record20>;
+using record_table = spilled_table<record20>;
 
 record20 numbered(std::size_t i) {
   const auto n = static_cast<std::uint32_t>(i);
@@ -42,7 +42,7 @@ bool is_numbered(const record20& r, std::size_t i) {
 
 // Reads `t` back whole, in order, and in ranges: from its start, across where its file ends
 // and its memory begins (wherever that is), and to its end.
-void expect_numbered(const table& t, std::size_t count) {
+void expect_numbered(const record_table& t, std::size_t count) {
   ASSERT_EQ(t.size(), count);
   std::size_t i = 0;
   t.for_each([&i](const record20& r) {
@@ -50,7 +50,7 @@ void expect_numbered(const table& t, std::size_t count) {
     ++i;
   });
   ASSERT_EQ(i, count);
-  std::vector<record20> range(std::min(count, table::kBlock + 7));
+  std::vector<record20> range(std::min(count, record_table::kBlock + 7));
   for (const std::size_t first : {std::size_t{0}, count / 3, count / 2 + 1, count - range.size()}) {
     t.read(first, range);
     for (std::size_t k = 0; k < range.size(); ++k)
@@ -61,12 +61,12 @@ void expect_numbered(const table& t, std::size_t count) {
 TEST(SpilledTable, BelowTheThresholdEverythingStaysInMemory) {
   testing::temp_dir dir;
   scoped_tmpdir tmp(dir.path().string());
-  table t("test records", 3 * table::kBlock);
-  for (std::size_t i = 0; i + 1 < 3 * table::kBlock; ++i)
+  record_table t("test records", 3 * record_table::kBlock);
+  for (std::size_t i = 0; i + 1 < 3 * record_table::kBlock; ++i)
     t.push_back(numbered(i));
   EXPECT_EQ(t.in_memory().size(), t.size());
   EXPECT_EQ(files_open_in(dir.path()), 0);
-  expect_numbered(t, 3 * table::kBlock - 1);
+  expect_numbered(t, 3 * record_table::kBlock - 1);
 }
 
 TEST(SpilledTable, PastTheThresholdItGoesToAFileAndComesBackInOrder) {
@@ -74,8 +74,8 @@ TEST(SpilledTable, PastTheThresholdItGoesToAFileAndComesBackInOrder) {
   scoped_tmpdir tmp(dir.path().string());
   // More than a region of the table before it spills, so that it is written in two pieces.
   const std::size_t spill_from = table_array<record20>::kPerRegion + 100;
-  const std::size_t count = spill_from + 5 * table::kBlock + 17;
-  table t("test records", spill_from);
+  const std::size_t count = spill_from + 5 * record_table::kBlock + 17;
+  record_table t("test records", spill_from);
   for (std::size_t i = 0; i < count; ++i)
     t.push_back(numbered(i));
   EXPECT_EQ(t.size(), count);
@@ -99,8 +99,8 @@ TEST(SpilledTable, PastTheThresholdItGoesToAFileAndComesBackInOrder) {
 TEST(SpilledTable, WhereNoFileCanBeMadeItStaysInMemory) {
   testing::temp_dir dir;
   scoped_tmpdir tmp((dir.path() / "not-a-directory-here").string());
-  const std::size_t count = 4 * table::kBlock;
-  table t("test records", table::kBlock);
+  const std::size_t count = 4 * record_table::kBlock;
+  record_table t("test records", record_table::kBlock);
   for (std::size_t i = 0; i < count; ++i)
     t.push_back(numbered(i));
   EXPECT_EQ(t.in_memory().size(), count);
@@ -117,16 +117,16 @@ TEST(SpilledTable, AFileThatStopsGrowingKeepsTheRestInMemory) {
   ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
   const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // else the limit kills the process
   rlimit limited = old;
-  limited.rlim_cur = 3 * table::kBlock * sizeof(record20);  // the first spill and one block
+  limited.rlim_cur = 3 * record_table::kBlock * sizeof(record20);  // the first spill and one block
   ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limited), 0);
-  const std::size_t count = 10 * table::kBlock + 3;
-  table t("test records", 2 * table::kBlock);
+  const std::size_t count = 10 * record_table::kBlock + 3;
+  record_table t("test records", 2 * record_table::kBlock);
   for (std::size_t i = 0; i < count; ++i)
     t.push_back(numbered(i));
   ::setrlimit(RLIMIT_FSIZE, &old);
   std::signal(SIGXFSZ, old_handler);
   EXPECT_EQ(t.size(), count);
-  EXPECT_EQ(t.in_memory().size(), count - 3 * table::kBlock);
+  EXPECT_EQ(t.in_memory().size(), count - 3 * record_table::kBlock);
   expect_numbered(t, count);
 }
 
@@ -135,8 +135,8 @@ TEST(SpilledTable, AFileThatStopsGrowingKeepsTheRestInMemory) {
 TEST(SpilledTable, AReaderGivesEveryElementToTwoThreadsAtOnce) {
   testing::temp_dir dir;
   scoped_tmpdir tmp(dir.path().string());
-  const std::size_t count = 7 * table::kBlock + 13;
-  table t("test records", table::kBlock);
+  const std::size_t count = 7 * record_table::kBlock + 13;
+  record_table t("test records", record_table::kBlock);
   for (std::size_t i = 0; i < count; ++i)
     t.push_back(numbered(i));
   ASSERT_TRUE(t.spilled());

@@ -8,6 +8,8 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <utility>
 
+#include "sys/use_tuple.hpp"
+
 namespace corocrawl {
 
 namespace asio = boost::asio;
@@ -15,8 +17,6 @@ using namespace asio::experimental::awaitable_operators;
 using boost::system::error_code;
 
 namespace {
-
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // Whether the awaiting coroutine was cancelled.
 asio::awaitable<bool> cancelled() {

@@ -14,17 +14,12 @@
 #include <utility>
 
 #include "http/request_batch.hpp"
+#include "sys/use_tuple.hpp"
 
 namespace corocrawl {
 
 namespace asio = boost::asio;
 using namespace asio::experimental::awaitable_operators;
-
-namespace {
-
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
-
-}  // namespace
 
 /// What the pool and its slots share: the count against the cap, and a timer that never
 /// expires whose waits are cancelled to wake whoever waits for a connection to close or

@@ -9,6 +9,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "http/fetch_error.hpp"
+#include "sys/use_tuple.hpp"
 
 namespace corocrawl {
 
@@ -18,8 +19,6 @@ using boost::system::error_code;
 using namespace asio::experimental::awaitable_operators;
 
 namespace {
-
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // glibc 2.36 allocates its name service state on a process's first lookup of any kind, and
 // dereferences the null it gets should that allocation fail (__nss_database_get): a crawl

@@ -27,6 +27,7 @@
 #include "http/openssl_loader.hpp"
 #include "http/request_head.hpp"
 #include "http/response_reading.hpp"
+#include "sys/use_tuple.hpp"
 #include "url/host.hpp"
 
 namespace corocrawl {
@@ -47,8 +48,6 @@ struct http_client::exchange_result {
 };
 
 namespace {
-
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // An IPv4 or IPv6 address as the resolver reads it (host_resolver.cpp connects to such a
 // host without a lookup): TLS then sends no SNI and checks the certificate for the address.

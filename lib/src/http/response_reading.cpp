@@ -16,6 +16,7 @@
 
 #include "http/fetch_error.hpp"
 #include "http/quick_ack.hpp"
+#include "sys/use_tuple.hpp"
 
 namespace corocrawl {
 
@@ -27,7 +28,6 @@ using boost::system::error_code;
 
 namespace {
 
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 constexpr std::size_t header_limit = 64 * 1024;  // big CSP and cookie headers are common
 
 // A body not complete with the read of its header is acknowledged as it arrives

@@ -82,7 +82,7 @@ void write_github_annotations(std::ostream& out, const crawl_result& result,
   // A crawl that fails with nothing new broken (URLs left unchecked, a stop, --max-time) still
   // says so where the job's annotations are read.
   if (!passed(result) && new_broken_count(result) == 0) {
-    out << "::error title=corocrawl::" << escaped(verdict(result, false), false) << '\n';
+    out << "::error title=corocrawl::" << escaped(verdict_line(result, false), false) << '\n';
   }
 }
 

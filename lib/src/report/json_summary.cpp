@@ -186,8 +186,8 @@ void write_json_summary(std::ostream& stream, const crawl_result& result,
                         const crawl_options& options) {
   const file_names files(result);
   json::array roots;
-  for (const auto& root : result.roots)
-    roots.emplace_back(json_text(root));
+  for (const auto& given : result.roots)
+    roots.emplace_back(json_text(given));
   json::object stats;
   for (const auto& [key, count] : result_stats(result))
     stats[json_text(key)] = count;

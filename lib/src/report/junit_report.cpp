@@ -166,8 +166,8 @@ void write_junit_report(std::ostream& out, const crawl_result& result, bool fail
   char time[32];
   std::snprintf(time, sizeof time, "%.3f", result.elapsed.count());
   std::string name = "corocrawl";
-  for (const auto& root : result.roots)
-    name += " " + locate(root);
+  for (const auto& given : result.roots)
+    name += " " + locate(given);
 
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<testsuites name=\"corocrawl\" tests=\"" << tests + fixed << "\" failures=\"" << failures

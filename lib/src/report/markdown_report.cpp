@@ -61,7 +61,7 @@ void write_table(std::ostream& out, std::string_view title, const broken_list& l
 void write_markdown_report(std::ostream& out, const crawl_result& result, bool fail_on_rate_limit,
                            const page_locator& locate) {
   // Our own words and counts: no text from outside.
-  out << "## corocrawl: " << verdict(result, fail_on_rate_limit) << '\n';
+  out << "## corocrawl: " << verdict_line(result, fail_on_rate_limit) << '\n';
   if (result.baseline) {
     const broken_groups groups = split_by_baseline(result);
     write_table(out, "New broken links", groups.fresh, locate);

@@ -160,7 +160,7 @@ void write_counts(std::ostream& out, const crawl_result& result) {
 
 void write_verdict(std::ostream& out, const crawl_result& result, const crawl_options& options,
                    const text_style& style) {
-  const std::string text = verdict(result, options.fail_on_rate_limit);
+  const std::string text = verdict_line(result, options.fail_on_rate_limit);
   out << painter{style.color}(text.starts_with("PASSED") ? colour::green : colour::red, text)
       << '\n';
 }

@@ -12,7 +12,7 @@ std::string count_of(std::size_t n, std::string_view noun) {
 
 }  // namespace
 
-std::string verdict(const crawl_result& result, bool fail_on_rate_limit) {
+std::string verdict_line(const crawl_result& result, bool fail_on_rate_limit) {
   const auto urls = result.records.size();
   const auto broken = new_broken_count(result);
   // With a baseline, what it knew is counted apart: only new breakage fails.

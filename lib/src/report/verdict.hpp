@@ -11,6 +11,6 @@ namespace corocrawl {
 /// "PASSED: ...", "FAILED: ...", "INTERRUPTED: ..." or "TIMED OUT: ...", without a newline;
 /// FAILED exactly when passed(result, fail_on_rate_limit) is false for a crawl that ran to
 /// its end.
-std::string verdict(const crawl_result& result, bool fail_on_rate_limit);
+std::string verdict_line(const crawl_result& result, bool fail_on_rate_limit);
 
 }  // namespace corocrawl

@@ -41,6 +41,7 @@
 #include "serve/confined_directory.hpp"
 #include "serve/site_answers.hpp"
 #include "sys/unique_fd.hpp"
+#include "sys/use_tuple.hpp"
 
 namespace corocrawl {
 
@@ -51,8 +52,6 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace fs = std::filesystem;
 using tcp = asio::ip::tcp;
-
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // A client that keeps a connection open without sending anything is dropped after this.
 constexpr std::chrono::seconds idle_timeout{30};
@@ -65,7 +64,7 @@ constexpr std::uint32_t request_header_limit = 16 * 1024;
 }  // namespace
 
 struct static_site_server::impl {
-  impl(fs::path root, std::string mount);
+  impl(fs::path folder, std::string mount);
   ~impl();
   impl(const impl&) = delete;
   impl& operator=(const impl&) = delete;
@@ -112,8 +111,8 @@ class session_registration {
 
 }  // namespace
 
-static_site_server::impl::impl(fs::path root, std::string mount)
-    : root_(root), mount_(std::move(mount)) {
+static_site_server::impl::impl(fs::path folder, std::string mount)
+    : root_(folder), mount_(std::move(mount)) {
   const tcp::endpoint endpoint{asio::ip::address_v4::loopback(), 0};
   beast::error_code ec;
   acceptor_.open(endpoint.protocol(), ec);
@@ -251,8 +250,8 @@ void static_site_server::impl::drop_waiting_connection() {
   spare_ = unique_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
 }
 
-static_site_server::static_site_server(fs::path root, std::string mount)
-    : impl_(std::make_unique<impl>(std::move(root), std::move(mount))) {}
+static_site_server::static_site_server(fs::path folder, std::string mount)
+    : impl_(std::make_unique<impl>(std::move(folder), std::move(mount))) {}
 
 static_site_server::~static_site_server() = default;
 

@@ -29,17 +29,17 @@ std::string_view trouble_text(server_trouble trouble);
 /// ENOBUFS).
 server_trouble trouble_of(const std::error_code& ec);
 
-/// Serves `root` on 127.0.0.1 at an ephemeral port, on a thread of its own, until destroyed:
+/// Serves `folder` on 127.0.0.1 at an ephemeral port, on a thread of its own, until destroyed:
 /// GET and HEAD, keep-alive, Content-Type by extension, "index.html" for a directory (a
 /// directory requested without a trailing slash is redirected to it with 301), 404 for
-/// anything missing, outside `root` or not a regular file, 405 for other methods. Symlinks
-/// are followed while they stay inside `root`. With a `mount` path ("/docs/") the site is served
-/// below it: "/docs" is redirected to "/docs/", anything outside is 404.
+/// anything missing, outside `folder` or not a regular file, 405 for other methods. Symlinks
+/// are followed while they stay inside `folder`. With a `mount` path ("/docs/") the site is
+/// served below it: "/docs" is redirected to "/docs/", anything outside is 404.
 class static_site_server {
  public:
-  /// Starts serving. Throws std::system_error when `root` is not a directory that can be
+  /// Starts serving. Throws std::system_error when `folder` is not a directory that can be
   /// opened, or the socket cannot be opened. `mount` starts and ends with '/'.
-  explicit static_site_server(std::filesystem::path root, std::string mount = "/");
+  explicit static_site_server(std::filesystem::path folder, std::string mount = "/");
   ~static_site_server();
   static_site_server(const static_site_server&) = delete;
   static_site_server& operator=(const static_site_server&) = delete;

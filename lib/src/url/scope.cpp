@@ -100,8 +100,8 @@ scope::scope(std::span<const std::string> root_urls, bool strict, std::vector<ur
     : strict_(strict),
       exclude_(std::move(exclude)),
       give_ups_(std::make_unique<give_up_record>(exclude_.size())) {
-  for (const std::string& root : root_urls) {
-    const auto parsed = urls::parse_uri(root);
+  for (const std::string& root_url : root_urls) {
+    const auto parsed = urls::parse_uri(root_url);
     if (!parsed) continue;
     const auto host = host_of(*parsed);
     if (!host) continue;
