@@ -202,8 +202,8 @@ class position_counter {
     if (end - text_.data() < 16) return false;
     const __m128i line_feed = _mm_set1_epi8('\n');
     const __m128i carriage_return = _mm_set1_epi8('\r');
-    std::size_t breaks = 0;  // LFs and CRs
-    std::size_t pairs = 0;   // CRs followed by an LF
+    std::size_t line_breaks = 0;  // LFs and CRs
+    std::size_t pairs = 0;        // CRs followed by an LF
     const char* p = begin;
     // Whole blocks while a byte follows each, the LF that may pair with its last CR.
     while (end - p > 16) {
@@ -220,7 +220,7 @@ class position_counter {
             _mm_sub_epi8(break_counts, _mm_or_si128(_mm_cmpeq_epi8(bytes, line_feed), cr));
         pair_counts = _mm_sub_epi8(pair_counts, _mm_and_si128(cr, lf_next));
       }
-      breaks += sum_of_bytes(break_counts);
+      line_breaks += sum_of_bytes(break_counts);
       pairs += sum_of_bytes(pair_counts);
     }
     // The last 1 to 16 bytes, as the end of the block that ends at `end`; an LF past `end`
@@ -229,15 +229,15 @@ class position_counter {
     const __m128i bytes = load(end - 16);
     const __m128i lf = _mm_cmpeq_epi8(bytes, line_feed);
     const __m128i cr = _mm_and_si128(_mm_cmpeq_epi8(bytes, carriage_return), last);
-    breaks +=
+    line_breaks +=
         sum_of_bytes(_mm_sub_epi8(_mm_setzero_si128(), _mm_or_si128(_mm_and_si128(lf, last), cr)));
     pairs +=
         sum_of_bytes(_mm_sub_epi8(_mm_setzero_si128(), _mm_and_si128(cr, _mm_srli_si128(lf, 1))));
-    if (breaks == 0) {
+    if (line_breaks == 0) {
       position_.column += lead_bytes(begin, end);
     } else {
       const std::size_t follows_cr = after_cr_ && *begin == '\n' ? 1 : 0;
-      position_.line += static_cast<std::uint32_t>(breaks - pairs - follows_cr);
+      position_.line += static_cast<std::uint32_t>(line_breaks - pairs - follows_cr);
       position_.column = 1 + lead_bytes(after_last_break(begin, end), end);
     }
     after_cr_ = end[-1] == '\r';
