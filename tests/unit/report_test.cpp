@@ -14,16 +14,13 @@
 #include <vector>
 
 #include "corocrawl/utf8.hpp"
+#include "json_text.hpp"
 #include "store/crawl_store.hpp"
 
 namespace corocrawl {
 namespace {
 
 namespace json = boost::json;
-
-std::string str(const json::value& v) {
-  return json::value_to<std::string>(v);
-}
 
 fetch_record page(std::string url, unsigned status, std::string type, std::uint64_t size) {
   return {.url = std::move(url),
@@ -227,20 +224,21 @@ TEST(JsonSummary, EveryStringIsValidUtf8) {
   ASSERT_NO_THROW(doc = json::parse(out.str())) << out.str();
   const std::string fffd = "\xEF\xBF\xBD";
   const auto& url = doc.at("urls").at(0);
-  EXPECT_EQ(str(url.at("url")), "http://a.test/" + fffd);
-  EXPECT_EQ(str(url.at("next_url")), "http://a.test/" + fffd);
-  EXPECT_EQ(str(url.at("error")), "bad HTTP response: " + fffd + fffd + fffd);
-  EXPECT_EQ(str(url.at("content_type")), "text/h" + fffd + fffd + fffd + fffd + "tml");
-  EXPECT_EQ(str(url.at("encoding")), "utf-8" + fffd);
-  EXPECT_EQ(str(url.at("referrer")), "http://a.test/" + fffd);
-  EXPECT_EQ(str(doc.at("roots").at(0)), "http://a.test/" + fffd);
+  EXPECT_EQ(testing::text(url.at("url")), "http://a.test/" + fffd);
+  EXPECT_EQ(testing::text(url.at("next_url")), "http://a.test/" + fffd);
+  EXPECT_EQ(testing::text(url.at("error")), "bad HTTP response: " + fffd + fffd + fffd);
+  EXPECT_EQ(testing::text(url.at("content_type")), "text/h" + fffd + fffd + fffd + fffd + "tml");
+  EXPECT_EQ(testing::text(url.at("encoding")), "utf-8" + fffd);
+  EXPECT_EQ(testing::text(url.at("referrer")), "http://a.test/" + fffd);
+  EXPECT_EQ(testing::text(doc.at("roots").at(0)), "http://a.test/" + fffd);
   EXPECT_EQ(doc.at("config").at("exclude"), json::parse("[\"caf\xC3\xA9\", \"" + fffd + "\"]"));
-  EXPECT_EQ(str(doc.at("broken").at(0).at("error")), "reset " + fffd + fffd);
-  EXPECT_EQ(str(doc.at("broken").at(0).at("referrers").at(0)), "http://a.test/" + fffd);
-  EXPECT_EQ(str(doc.at("rate_limited").at(0).at("url")), "http://a.test/" + fffd);
-  EXPECT_EQ(str(doc.at("unchecked").at(0).at("referrer")), "http://a.test/" + fffd + fffd);
-  EXPECT_EQ(str(doc.at("skipped").at(0).at("url")), "http://a.test/" + fffd + fffd);
-  EXPECT_EQ(str(doc.at("skipped").at(0).at("reason")), "reason " + fffd);
+  EXPECT_EQ(testing::text(doc.at("broken").at(0).at("error")), "reset " + fffd + fffd);
+  EXPECT_EQ(testing::text(doc.at("broken").at(0).at("referrers").at(0)), "http://a.test/" + fffd);
+  EXPECT_EQ(testing::text(doc.at("rate_limited").at(0).at("url")), "http://a.test/" + fffd);
+  EXPECT_EQ(testing::text(doc.at("unchecked").at(0).at("referrer")),
+            "http://a.test/" + fffd + fffd);
+  EXPECT_EQ(testing::text(doc.at("skipped").at(0).at("url")), "http://a.test/" + fffd + fffd);
+  EXPECT_EQ(testing::text(doc.at("skipped").at(0).at("reason")), "reason " + fffd);
 }
 
 // A device that takes `room` bytes and then fails every write, as a full disk does.
@@ -315,14 +313,14 @@ TEST(JsonSummary, LongListsAreWrittenWholeAndInOrder) {
   EXPECT_EQ(urls[0].at("url"), "http://a.test/");
   for (int i = 0; i < pages; ++i) {
     const auto& url = urls[static_cast<std::size_t>(i) + 1];
-    ASSERT_EQ(str(url.at("url")), numbered_page(i));
+    ASSERT_EQ(testing::text(url.at("url")), numbered_page(i));
     ASSERT_EQ(url.at("status"), i % 3 == 0 ? 404 : 200);
   }
   const auto& broken = doc.at("broken").as_array();
   ASSERT_EQ(broken.size(), std::size_t{pages / 3});
   for (int i = 0; i < pages; i += 3) {
     const auto& link = broken[static_cast<std::size_t>(i / 3)];
-    ASSERT_EQ(str(link.at("url")), numbered_page(i));
+    ASSERT_EQ(testing::text(link.at("url")), numbered_page(i));
     ASSERT_EQ(link.at("sources").at(0).at("line"), i + 1);
   }
   // One item per line, as in a short list: a line more than an empty crawl's per item.

@@ -1,11 +1,9 @@
 #include "frontier/awaitable_frontier.hpp"
 
 #include <algorithm>
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/experimental/channel.hpp>
 #include <boost/asio/this_coro.hpp>
-#include <boost/asio/use_awaitable.hpp>
 #include <utility>
 
 #include "sys/use_tuple.hpp"

@@ -6,9 +6,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
-#include <boost/asio/use_awaitable.hpp>
 #include <cerrno>
 #include <limits>
 #include <utility>

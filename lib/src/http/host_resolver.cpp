@@ -3,10 +3,8 @@
 #include <netdb.h>
 
 #include <array>
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/ip/address.hpp>
-#include <boost/asio/use_awaitable.hpp>
 
 #include "http/fetch_error.hpp"
 #include "sys/use_tuple.hpp"

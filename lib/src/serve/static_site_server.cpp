@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -18,7 +17,6 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/buffers_generator.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -112,7 +110,7 @@ class session_registration {
 }  // namespace
 
 static_site_server::impl::impl(fs::path folder, std::string mount)
-    : root_(folder), mount_(std::move(mount)) {
+    : root_(std::move(folder)), mount_(std::move(mount)) {
   const tcp::endpoint endpoint{asio::ip::address_v4::loopback(), 0};
   beast::error_code ec;
   acceptor_.open(endpoint.protocol(), ec);
