@@ -168,8 +168,16 @@ struct output_target {
   std::string shown() const { return path ? "\"" + path->string() + "\"" : name(); }
 };
 
+bool cannot_write(std::string_view what, const output_target& target, std::string_view reason) {
+  const std::string written_what = what.empty() ? "" : std::string(what) + " ";
+  fail(exit_internal,
+       "writing " + written_what + "to " + target.shown() + " failed: " + std::string(reason));
+  return false;
+}
+
 // Writes `what` ("the json report", or "" to say nothing) to `target`; false, with one line on
-// stderr naming the target and the system's reason, when any part of it could not be written.
+// stderr naming the target and the system's reason, when any part of it could not be written
+// (memory included: the file is then left as it was).
 bool write_output(std::string_view what, const output_target& target,
                   const std::function<void(std::ostream&)>& write) {
   try {
@@ -179,10 +187,9 @@ bool write_output(std::string_view what, const output_target& target,
     file.commit();
     return true;
   } catch (const corocrawl::output_error& e) {
-    const std::string written_what = what.empty() ? "" : std::string(what) + " ";
-    fail(exit_internal,
-         "writing " + written_what + "to " + target.shown() + " failed: " + e.code().message());
-    return false;
+    return cannot_write(what, target, e.code().message());
+  } catch (const std::bad_alloc&) {
+    return cannot_write(what, target, "out of memory");
   }
 }
 

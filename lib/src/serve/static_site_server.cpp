@@ -1,6 +1,6 @@
 // Local folder mode's web server: serves a directory of built HTML on 127.0.0.1 so the crawler
-// can fetch it like any other site. One io_context on a thread of its own, one coroutine per
-// connection; everything but the constructor and destructor runs on that thread.
+// can fetch it like any other site. One io_context on a thread of its own, one connection
+// object per client; everything but the constructor and destructor runs on that thread.
 #include "serve/static_site_server.hpp"
 
 #include <fcntl.h>
@@ -10,9 +10,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <boost/asio/awaitable.hpp>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
@@ -29,7 +26,9 @@
 #include <boost/beast/http/write.hpp>
 #include <chrono>
 #include <exception>
+#include <memory>
 #include <new>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <system_error>
@@ -39,7 +38,6 @@
 #include "serve/confined_directory.hpp"
 #include "serve/site_answers.hpp"
 #include "sys/unique_fd.hpp"
-#include "sys/use_tuple.hpp"
 
 namespace corocrawl {
 
@@ -67,8 +65,10 @@ struct static_site_server::impl {
   impl(const impl&) = delete;
   impl& operator=(const impl&) = delete;
 
-  asio::awaitable<void> accept_loop();
-  asio::awaitable<void> session(tcp::socket socket);
+  class connection;
+  void serve();
+  void accept();
+  void on_accept(const beast::error_code& ec, tcp::socket socket);
   // On the server's thread, when its own limits failed it (see trouble()); the first wins.
   void note(server_trouble trouble, std::string_view what) noexcept;
   void drop_waiting_connection();
@@ -77,7 +77,10 @@ struct static_site_server::impl {
   std::string mount_;  // "/" or "/docs/"
   asio::io_context io_{1};
   tcp::acceptor acceptor_{io_};
+  asio::steady_timer backoff_{io_};
   std::uint16_t port_ = 0;
+  // An accept, or the pause after a failed one, is pending; false once memory failed one.
+  bool accepting_ = false;
   // Open connections, so the destructor can close them; only touched on the server thread.
   std::set<beast::tcp_stream*> sessions_;
   bool closing_ = false;
@@ -109,6 +112,66 @@ class session_registration {
 
 }  // namespace
 
+// One client's connection: reads a request, answers it, and again while the client keeps it
+// alive. Owned by the handler of its pending operation, so it closes when no operation is left.
+class static_site_server::impl::connection : public std::enable_shared_from_this<connection> {
+ public:
+  connection(impl& server, tcp::socket socket)
+      : server_(server), stream_(std::move(socket)), registration_(server.sessions_, stream_) {}
+
+  void read_request() {
+    parser_.emplace();
+    parser_->header_limit(request_header_limit);
+    parser_->body_limit(request_body_limit);
+    stream_.expires_after(idle_timeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](const beast::error_code& ec, std::size_t) {
+                       self->on_request(ec);
+                     });
+  }
+
+ private:
+  void on_request(const beast::error_code& ec) {
+    if (server_.closing_) return;
+    if (ec) {
+      auto answer = site::answer_to_unreadable(ec);
+      if (!answer) return finish();
+      spdlog::debug("static site: bad request: {}", ec.message());
+      return write(http::message_generator(std::move(*answer)), false);
+    }
+    const site::request& req = parser_->get();
+    auto trouble = server_trouble::none;
+    auto message = site::answer(server_.root_, server_.mount_, req, trouble);
+    if (trouble != server_trouble::none) server_.note(trouble, "answered 503");
+    spdlog::debug("static site: {} {}", site::to_std(req.method_string()),
+                  site::to_std(req.target()));
+    const bool keep_alive = message.keep_alive();
+    write(std::move(message), keep_alive);
+  }
+
+  void write(http::message_generator message, bool keep_alive) {
+    stream_.expires_after(write_timeout);
+    beast::async_write(
+        stream_, std::move(message),
+        [self = shared_from_this(), keep_alive](const beast::error_code& ec, std::size_t) {
+          if (self->server_.closing_) return;
+          if (ec || !keep_alive) return self->finish();
+          self->read_request();
+        });
+  }
+
+  void finish() {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  }
+
+  impl& server_;
+  beast::tcp_stream stream_;
+  session_registration registration_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+};
+
 static_site_server::impl::impl(fs::path folder, std::string mount)
     : root_(std::move(folder)), mount_(std::move(mount)) {
   const tcp::endpoint endpoint{asio::ip::address_v4::loopback(), 0};
@@ -118,34 +181,16 @@ static_site_server::impl::impl(fs::path folder, std::string mount)
   if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) throw std::system_error(std::error_code(ec), "cannot listen on 127.0.0.1");
   port_ = acceptor_.local_endpoint().port();
-
-  asio::co_spawn(io_, accept_loop(), asio::detached);
-  thread_ = std::thread([this] {
-    // A handler that throws (memory ran out) ends only what it was doing, and should that
-    // have been the accept loop (Asio destroys a coroutine whose operation could not start),
-    // the loop starts again: the server serves until the destructor closes it.
-    for (;;) {
-      try {
-        io_.run();
-        if (closing_) return;
-        io_.restart();
-        asio::co_spawn(io_, accept_loop(), asio::detached);
-      } catch (const std::bad_alloc&) {
-        note(server_trouble::out_of_memory, "a handler failed");
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));  // not a busy loop
-      } catch (const std::exception& e) {
-        spdlog::debug("static site: a handler failed: {}", e.what());
-      }
-    }
-  });
+  thread_ = std::thread([this] { serve(); });
 }
 
 static_site_server::impl::~impl() {
-  // Closing every socket makes each pending operation complete, so every coroutine finishes
+  // Closing every socket makes each pending operation complete, so every handler finishes
   // and run() returns on its own; nothing is left half-done for ~io_context to destroy.
   asio::post(io_, [this] {
     closing_ = true;
     beast::error_code ignored;
+    backoff_.cancel();
     acceptor_.close(ignored);
     for (auto* stream : sessions_)
       stream->close();
@@ -153,75 +198,56 @@ static_site_server::impl::~impl() {
   if (thread_.joinable()) thread_.join();
 }
 
-// No exception leaves the loop or a session: a coroutine an exception ends has its frame
-// destroyed through a post, which throws again when memory ran out, and an exception thrown
-// while one unwinds is std::terminate. When memory runs out, the connection at hand is dropped
-// and the server goes on.
-asio::awaitable<void> static_site_server::impl::accept_loop() {
-  asio::steady_timer backoff{io_};
+// The server's thread. Memory that runs out on it throws out of the handler at hand, and
+// out of run(): the connection that handler held is closed as the exception unwinds it, and
+// the server goes on, accepting again should the accept have been what failed. The server is
+// written with callbacks, not coroutines, for that: Asio 1.81 destroys a coroutine whose
+// operation could not start through a post from a destructor, and when that post cannot
+// allocate either, it is std::terminate.
+void static_site_server::impl::serve() {
   for (;;) {
     try {
-      auto [ec, socket] = co_await acceptor_.async_accept(use_tuple);
-      if (closing_ || !acceptor_.is_open()) co_return;
-      if (!ec) {
-        asio::co_spawn(io_, session(std::move(socket)), asio::detached);
-        continue;
-      }
-      spdlog::debug("static site: accept failed: {}", ec.message());
-      if (const server_trouble trouble = trouble_of(ec); trouble != server_trouble::none) {
-        note(trouble, "a connection was not accepted");
-        if (trouble == server_trouble::out_of_descriptors) drop_waiting_connection();
-      }
-      // Out of file descriptors and the like: wait a little instead of spinning.
-      backoff.expires_after(std::chrono::milliseconds(50));
-      co_await backoff.async_wait(use_tuple);
+      if (!accepting_ && !closing_) accept();
+      io_.restart();
+      io_.run();
+      if (closing_) return;
     } catch (const std::bad_alloc&) {
       note(server_trouble::out_of_memory, "a connection was dropped");
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));  // not a busy loop
     } catch (const std::exception& e) {
       spdlog::debug("static site: a connection was dropped: {}", e.what());
     }
   }
 }
 
-asio::awaitable<void> static_site_server::impl::session(tcp::socket socket) {
-  try {
-    beast::tcp_stream stream{std::move(socket)};
-    if (closing_) co_return;
-    const session_registration registration{sessions_, stream};
-    beast::flat_buffer buffer;
-    for (;;) {
-      http::request_parser<http::string_body> parser;
-      parser.header_limit(request_header_limit);
-      parser.body_limit(request_body_limit);
-      stream.expires_after(idle_timeout);
-      auto [read_ec, read_bytes] = co_await http::async_read(stream, buffer, parser, use_tuple);
-      if (read_ec) {
-        auto answer = site::answer_to_unreadable(read_ec);
-        if (!answer) break;
-        spdlog::debug("static site: bad request: {}", read_ec.message());
-        stream.expires_after(write_timeout);
-        co_await http::async_write(stream, *answer, use_tuple);
-        break;
-      }
-      const site::request& req = parser.get();
-      auto trouble = server_trouble::none;
-      auto message = site::answer(root_, mount_, req, trouble);
-      if (trouble != server_trouble::none) note(trouble, "answered 503");
-      const bool keep_alive = message.keep_alive();
-      spdlog::debug("static site: {} {}", site::to_std(req.method_string()),
-                    site::to_std(req.target()));
-      stream.expires_after(write_timeout);
-      auto [write_ec, write_bytes] =
-          co_await beast::async_write(stream, std::move(message), use_tuple);
-      if (write_ec || !keep_alive) break;
-    }
-    beast::error_code ignored;
-    stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
-  } catch (const std::bad_alloc&) {
-    note(server_trouble::out_of_memory, "connection dropped");
-  } catch (const std::exception& e) {
-    spdlog::debug("static site: connection dropped: {}", e.what());
+void static_site_server::impl::accept() {
+  accepting_ = false;  // until the operation has started
+  acceptor_.async_accept([this](const beast::error_code& ec, tcp::socket socket) {
+    on_accept(ec, std::move(socket));
+  });
+  accepting_ = true;
+}
+
+void static_site_server::impl::on_accept(const beast::error_code& ec, tcp::socket socket) {
+  accepting_ = false;
+  if (closing_ || !acceptor_.is_open()) return;
+  if (!ec) {
+    accept();
+    std::make_shared<connection>(*this, std::move(socket))->read_request();
+    return;
   }
+  spdlog::debug("static site: accept failed: {}", ec.message());
+  if (const server_trouble trouble = trouble_of(ec); trouble != server_trouble::none) {
+    note(trouble, "a connection was not accepted");
+    if (trouble == server_trouble::out_of_descriptors) drop_waiting_connection();
+  }
+  // Out of file descriptors and the like: wait a little instead of spinning.
+  backoff_.expires_after(std::chrono::milliseconds(50));
+  backoff_.async_wait([this](const beast::error_code&) {
+    accepting_ = false;
+    if (!closing_) accept();
+  });
+  accepting_ = true;
 }
 
 void static_site_server::impl::note(server_trouble trouble, std::string_view what) noexcept {
