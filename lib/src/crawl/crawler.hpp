@@ -309,9 +309,10 @@ class crawler {
   bool interrupted_ = false;
   bool timed_out_ = false;
   std::optional<std::string> failure_;  // why a worker failed, ending the crawl
-  // Given back when the crawl fails or its result is made, or when an allocation first fails
-  // on any thread (see memory_reserve): 32 MiB let a crawl of a million URLs that failed for
-  // memory under an address space limit still stop its workers, and order and list its URLs.
+  // Given back when the crawl fails or its result is made, and a MiB of it by each allocation
+  // that fails meanwhile, on any thread (see memory_reserve): 32 MiB let a crawl of a million
+  // URLs that failed for memory under an address space limit still stop its workers, and
+  // order and list its URLs.
   memory_reserve reserve_{std::size_t{32} << 20};
   reserve_on_allocation_failure reserve_armed_{reserve_};
   std::chrono::duration<double> elapsed_{0};
