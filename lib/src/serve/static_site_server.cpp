@@ -200,10 +200,10 @@ static_site_server::impl::~impl() {
 
 // The server's thread. Memory that runs out on it throws out of the handler at hand, and
 // out of run(): the connection that handler held is closed as the exception unwinds it, and
-// the server goes on, accepting again should the accept have been what failed. The server is
-// written with callbacks, not coroutines, for that: Asio 1.81 destroys a coroutine whose
-// operation could not start through a post from a destructor, and when that post cannot
-// allocate either, it is std::terminate.
+// the server goes on, accepting again should the accept have been what failed (accepting_ is
+// set only once an accept or its pause has started). The server is written with callbacks,
+// not coroutines, for that: Asio 1.81 destroys a coroutine whose operation could not start,
+// unresumed, through a post from a destructor, and nothing of ours would learn of it.
 void static_site_server::impl::serve() {
   for (;;) {
     try {
@@ -221,7 +221,6 @@ void static_site_server::impl::serve() {
 }
 
 void static_site_server::impl::accept() {
-  accepting_ = false;  // until the operation has started
   acceptor_.async_accept([this](const beast::error_code& ec, tcp::socket socket) {
     on_accept(ec, std::move(socket));
   });

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <new>
 #include <thread>
 
 namespace corocrawl {
@@ -66,13 +67,12 @@ reserve_on_allocation_failure::reserve_on_allocation_failure(memory_reserve& res
   if (!armed_reserve.compare_exchange_strong(none, &reserve)) return;
   armed_ = &reserve;
   handler_before = std::get_new_handler();
-  previous_ = std::set_new_handler(give_reserve_back);
+  std::set_new_handler(give_reserve_back);
 }
 
 reserve_on_allocation_failure::~reserve_on_allocation_failure() {
   if (armed_ == nullptr) return;
-  std::set_new_handler(previous_);
-  handler_before = nullptr;
+  std::set_new_handler(handler_before.exchange(nullptr));
   memory_reserve* mine = armed_;
   armed_reserve.compare_exchange_strong(mine, nullptr);
   while (handlers_giving_back.load() != 0)

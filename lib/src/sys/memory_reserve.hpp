@@ -9,7 +9,6 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
-#include <new>
 
 namespace corocrawl {
 
@@ -51,8 +50,7 @@ class reserve_on_allocation_failure {
   reserve_on_allocation_failure& operator=(const reserve_on_allocation_failure&) = delete;
 
  private:
-  memory_reserve* armed_ = nullptr;
-  std::new_handler previous_ = nullptr;
+  memory_reserve* armed_ = nullptr;  // null when another reserve was armed
 };
 
 }  // namespace corocrawl
