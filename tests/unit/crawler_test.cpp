@@ -1,176 +1,21 @@
-// The crawl loop with neither sockets nor sleeps: pages are served from memory by a scripted
-// fetcher (the network's stand-in; the crawler under test is the real one), and time is
-// virtual: it jumps to the next moment something waits for whenever the io_context has
-// nothing else to run. Pages are parsed for real, on the parse pool's threads.
-#include "crawl/crawler.hpp"
-
+// The crawl loop, with the scripted site and virtual time of scripted_crawl.hpp: links,
+// retries, redirects, the limits of a crawl and politeness.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <boost/asio/as_tuple.hpp>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/experimental/channel.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/this_coro.hpp>
-#include <boost/asio/use_awaitable.hpp>
-#include <map>
-#include <stdexcept>
+#include <string>
+#include <vector>
 
-#include "corocrawl/plan.hpp"
-#include "manual_clock.hpp"
+#include "scripted_crawl.hpp"
 
 namespace corocrawl {
 namespace {
 
 namespace asio = boost::asio;
+using testing::answer;
+using testing::CrawlerTest;
+using testing::site;
+using testing::time_point;
 using namespace std::chrono_literals;
-using boost::system::error_code;
-using time_point = crawl_clock::time_point;
-using testing::manual_clock;
-
-const std::string site = "http://site.test";
-
-// One answer of the scripted site.
-struct answer {
-  unsigned status = 200;
-  std::vector<std::string> links;  // the page's body links to these
-  std::string location;
-  std::string retry_after;
-  error_code network_error;  // set: no response
-  bool throws = false;       // the environment fails: get() throws
-  crawl_clock::duration takes{0};
-  // A GET's body announced this long as its response begins (told to the crawler's sink, as
-  // the HTTP client tells it a Content-Length), before the `takes` the body takes to come.
-  std::uint64_t announced = 0;
-};
-
-// A site in memory. A path's answers are given in turn, the last one again and again; paths
-// without answers are 404. It records when each request came and how many were under way.
-class scripted_fetcher final : public fetcher {
- public:
-  explicit scripted_fetcher(crawl_clock& clock) : clock_(clock) {}
-
-  void add(const std::string& path, std::vector<answer> answers) {
-    answers_[site + path] = std::move(answers);
-  }
-
-  asio::awaitable<http_client::result> get(const http_target& target, std::span<const http_header>,
-                                           fetch_mode mode, body_sink* sink) override {
-    modes_.push_back(mode);
-    const std::string url = (target.https ? "https://" : "http://") + target.host + target.target;
-    requests_[url].push_back(clock_.now());
-    arrivals_.push_back({clock_.now(), in_flight_});
-    ++in_flight_;
-    peak_in_flight_ = std::max(peak_in_flight_, in_flight_);
-    const auto& script = answers_[url];
-    const answer given = script.empty()
-                             ? answer{.status = 404}
-                             : script[std::min(requests_[url].size(), script.size()) - 1];
-    if (given.throws) throw std::runtime_error("no file descriptor left");
-    if (sink != nullptr && given.announced > 0 && mode != fetch_mode::head) {
-      EXPECT_FALSE(sink->take("text/html", given.announced));  // kept whole, not taken
-    }
-    const bool whole =
-        given.takes.count() == 0 || co_await clock_.wait_until(clock_.now() + given.takes);
-    --in_flight_;
-    http_client::result result;
-    if (!whole) {
-      result.ec = asio::error::operation_aborted;
-      result.error = "cancelled";
-    } else if (given.network_error) {
-      result.ec = given.network_error;
-      result.error = given.network_error.message();
-    } else {
-      result.response.status = given.status;
-      result.response.location = given.location;
-      result.response.retry_after = given.retry_after;
-      result.response.content_type = "text/html";
-      if (mode != fetch_mode::head) {
-        for (const auto& link : given.links)
-          result.response.body += "<a href=\"" + link + "\">x</a>\n";
-      }
-    }
-    co_return result;
-  }
-
-  std::uint64_t requests() const override {
-    std::uint64_t n = 0;
-    for (const auto& [url, times] : requests_)
-      n += times.size();
-    return n;
-  }
-  std::uint64_t connections() const override { return 0; }
-
-  /// When the requests for `path` came.
-  std::vector<time_point> requests_for(const std::string& path) const {
-    const auto it = requests_.find(site + path);
-    return it == requests_.end() ? std::vector<time_point>{} : it->second;
-  }
-  int peak_in_flight() const { return peak_in_flight_; }
-  /// When each request came, and how many others were under way then, in the order they came.
-  struct arrival {
-    time_point when;
-    int under_way;
-  };
-  const std::vector<arrival>& arrivals() const { return arrivals_; }
-  /// The mode of each request, in the order they came.
-  const std::vector<fetch_mode>& modes() const { return modes_; }
-
- private:
-  std::vector<fetch_mode> modes_;
-  crawl_clock& clock_;
-  std::map<std::string, std::vector<answer>> answers_;
-  std::map<std::string, std::vector<time_point>> requests_;
-  std::vector<arrival> arrivals_;
-  int in_flight_ = 0;
-  int peak_in_flight_ = 0;
-};
-
-class CrawlerTest : public ::testing::Test {
- protected:
-  CrawlerTest() {
-    options_.max_tasks = 4;
-    options_.threads = 1;
-  }
-
-  /// Crawls the site from "/" in virtual time; `during` runs beside the crawl.
-  crawl_result crawl(std::function<asio::awaitable<void>(crawler&)> during = {}) {
-    crawl_options options = options_;
-    options.roots = {site + "/"};  // what a plan needs; the crawler takes its roots apart
-    crawler c{fetcher_, clock_, make_plan(options), {site + "/"}, {}};
-    bool done = false;
-    std::exception_ptr error;
-    asio::co_spawn(io_, c.crawl(), [&](std::exception_ptr e) {
-      done = true;
-      error = e;
-    });
-    if (during) asio::co_spawn(io_, during(c), asio::detached);
-    while (!done) {
-      io_.restart();
-      if (io_.poll() > 0) continue;
-      if (c.parsing() > 0) {
-        io_.run_one();  // a parse ends in real time, on another thread
-        continue;
-      }
-      if (!clock_.advance()) throw std::logic_error("the crawl waits for nothing and never ends");
-    }
-    if (error) std::rethrow_exception(error);
-    return c.result();
-  }
-
-  /// The record of `path`, if it was fetched.
-  static std::optional<fetch_record> find(const crawl_result& result, const std::string& path) {
-    for (const auto& record : result.records)
-      if (record.url == site + path) return record;
-    return std::nullopt;
-  }
-
-  asio::io_context io_{1};
-  manual_clock clock_;
-  scripted_fetcher fetcher_{clock_};
-  crawl_options options_;
-};
 
 TEST_F(CrawlerTest, LinksAreFollowedAndTheJoinEndsTheCrawl) {
   fetcher_.add("/", {{.links = {"/a", "/b"}}});
@@ -321,50 +166,6 @@ TEST_F(CrawlerTest, MaxUrlsLeavesTheRestUnchecked) {
   EXPECT_EQ(result.unchecked[0].url, site + "/b");
   EXPECT_EQ(result.unchecked[1].url, site + "/c");
   EXPECT_EQ(result.unchecked[0].referrer, site + "/");
-}
-
-// A chain of pages each taking a second to come.
-void add_slow_chain(scripted_fetcher& fetcher, int length) {
-  fetcher.add("/", {{.links = {"/p1"}, .takes = 1s}});
-  for (int i = 1; i < length; ++i)
-    fetcher.add("/p" + std::to_string(i), {{.links = {"/p" + std::to_string(i + 1)}, .takes = 1s}});
-}
-
-TEST_F(CrawlerTest, MaxTimeStopsTheCrawlWithTheRestUnchecked) {
-  options_.max_time = 3500ms;
-  add_slow_chain(fetcher_, 10);
-  const auto result = crawl();
-  EXPECT_TRUE(result.timed_out);
-  EXPECT_FALSE(result.interrupted);
-  EXPECT_EQ(result.elapsed, 3500ms);
-  EXPECT_EQ(result.records.size(), 3u);  // "/", "/p1", "/p2"; "/p3" was under way
-  ASSERT_EQ(result.unchecked.size(), 1u);
-  EXPECT_EQ(result.unchecked[0].url, site + "/p3");
-}
-
-TEST_F(CrawlerTest, StopEndsTheCrawlInterrupted) {
-  add_slow_chain(fetcher_, 10);
-  const auto result = crawl([this](crawler& c) -> asio::awaitable<void> {
-    co_await clock_.wait_until(clock_.start + 2500ms);
-    c.stop();
-  });
-  EXPECT_TRUE(result.interrupted);
-  EXPECT_FALSE(result.timed_out);
-  EXPECT_EQ(result.elapsed, 2500ms);
-  EXPECT_EQ(result.records.size(), 2u);
-  ASSERT_EQ(result.unchecked.size(), 1u);
-  EXPECT_EQ(result.unchecked[0].url, site + "/p2");
-}
-
-TEST_F(CrawlerTest, AFetcherThatThrowsEndsTheCrawlWithAFailure) {
-  fetcher_.add("/", {{.links = {"/boom", "/slow"}}});
-  fetcher_.add("/boom", {{.throws = true}});
-  fetcher_.add("/slow", {{.takes = 10s}});
-  const auto result = crawl();
-  EXPECT_EQ(result.failure, "no file descriptor left");
-  EXPECT_FALSE(result.interrupted);
-  EXPECT_EQ(result.elapsed.count(), 0);  // "/slow" was cancelled
-  EXPECT_EQ(result.records.size(), 1u);
 }
 
 TEST_F(CrawlerTest, RateLimitSpacesTheRequestsToAnOrigin) {

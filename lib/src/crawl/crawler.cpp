@@ -3,14 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <boost/asio/bind_cancellation_slot.hpp>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/deferred.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
-#include <boost/asio/experimental/parallel_group.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <new>
 #include <random>
 #include <stdexcept>
 
@@ -25,27 +20,6 @@ namespace corocrawl {
 
 namespace asio = boost::asio;
 using namespace asio::experimental::awaitable_operators;
-
-namespace {
-
-// What went wrong, in words; never throws.
-std::string what(const std::exception_ptr& error) noexcept {
-  try {
-    try {
-      std::rethrow_exception(error);
-    } catch (const std::bad_alloc&) {
-      return "out of memory";
-    } catch (const std::exception& e) {
-      return e.what();
-    } catch (...) {
-      return "unknown error";
-    }
-  } catch (...) {  // the message could not be copied; "out of memory" needs no allocation
-    return "out of memory";
-  }
-}
-
-}  // namespace
 
 http_client_options client_options(const crawl_plan& plan) {
   http_client_options options = plan.get().http;
@@ -82,24 +56,17 @@ asio::awaitable<void> crawler::crawl() {
 
   // Start max_tasks workers, wait until the join counter reaches zero (or the crawl is
   // halted), and stop them.
-  co_await (run_workers() && close_when_done(started));
+  executor_ = co_await asio::this_coro::executor;
+  workers_ended_.emplace(*executor_, asio::steady_timer::time_point::max());
+  for (int i = 0; i < options_.max_tasks; ++i)
+    start_worker(work());
+  if (reads_sitemaps()) start_worker(read_sitemaps());
+  co_await close_when_done(started);
+  co_await workers_ended();
   elapsed_ = clock_.now() - started;
 }
 
-// Each worker returns when the frontier closes, or when halt() cancels it.
-asio::awaitable<void> crawler::run_workers() {
-  const auto executor = co_await asio::this_coro::executor;
-  std::vector<decltype(asio::co_spawn(executor, work(), asio::deferred))> workers;
-  for (int i = 0; i < options_.max_tasks; ++i)
-    workers.push_back(asio::co_spawn(executor, work(), asio::deferred));
-  if (reads_sitemaps())
-    workers.push_back(asio::co_spawn(executor, read_sitemaps(), asio::deferred));
-  co_await asio::experimental::make_parallel_group(std::move(workers))
-      .async_wait(asio::experimental::wait_for_all(),
-                  asio::bind_cancellation_slot(cancel_workers_.slot(), asio::use_awaitable));
-}
-
-// Idle workers return when the frontier closes; halt() cancelled the busy ones.
+// Idle workers return when the frontier closes; halt() cancels the busy ones.
 asio::awaitable<void> crawler::close_when_done(time_point started) {
   if (options_.max_time) {
     co_await (frontier_.join() || stop_at(started + *options_.max_time));
@@ -109,22 +76,19 @@ asio::awaitable<void> crawler::close_when_done(time_point started) {
   frontier_.close();
 }
 
+// Each worker returns when the frontier closes, or when halt() cancels it.
 asio::awaitable<void> crawler::work() {
-  try {
-    // The origin of this worker's last request, whose connection is idle in the pool now:
-    // its next item, when it may be asked, reuses the connection. Taking origins in turn
-    // alone, a crawl checking links to many hosts opened a connection per check, as each
-    // host's idle connection was the oldest to close by its turn.
-    std::optional<awaitable_frontier::origin_id> last_origin;
-    for (;;) {
-      const auto item = co_await frontier_.pop(last_origin);
-      if (!item) break;  // the frontier is closed: the crawl is over
-      co_await fetch(*item);
-      frontier_.task_done(*item);
-      last_origin = item->origin;
-    }
-  } catch (...) {
-    fail(std::current_exception());
+  // The origin of this worker's last request, whose connection is idle in the pool now:
+  // its next item, when it may be asked, reuses the connection. Taking origins in turn
+  // alone, a crawl checking links to many hosts opened a connection per check, as each
+  // host's idle connection was the oldest to close by its turn.
+  std::optional<awaitable_frontier::origin_id> last_origin;
+  for (;;) {
+    const auto item = co_await frontier_.pop(last_origin);
+    if (!item) break;  // the frontier is closed: the crawl is over
+    co_await fetch(*item);
+    frontier_.task_done(*item);
+    last_origin = item->origin;
   }
 }
 
@@ -292,39 +256,6 @@ asio::awaitable<crawler::retried> crawler::fetch_retrying(const http_target& tar
     if (!retry) co_return got;
     co_await clock_.wait_until(clock_.now() + retry->delay);
   }
-}
-
-asio::awaitable<void> crawler::stop_at(time_point deadline) {
-  const bool came = co_await clock_.wait_until(deadline);
-  if (!came) co_return;  // the crawl ended first
-  spdlog::warn("the crawl reached its time limit (--max-time): stopping");
-  timed_out_ = true;
-  halt();
-}
-
-void crawler::stop() {
-  if (stopping_) return;
-  interrupted_ = true;
-  halt();
-}
-
-void crawler::fail(std::exception_ptr error) {
-  if (stopping_) return;  // a worker cancelled as the crawl ends
-  // The environment failed, most often its memory: the reserve is given back now, so that
-  // stopping (Asio allocates as it cancels the workers) and the result find memory. An
-  // allocation failing inside Asio's cancellation of the workers is std::terminate.
-  reserve_.release();
-  failure_ = what(error);
-  // The result says why, once: the program's one line, a library user's `failure`.
-  spdlog::debug("the crawl cannot go on: {}: stopping", *failure_);
-  halt();
-}
-
-void crawler::halt() {
-  stopping_ = true;
-  parse_stop_.request_stop();  // parses under way end within milliseconds
-  frontier_.close();
-  cancel_workers_.emit(asio::cancellation_type::terminal);
 }
 
 crawler::url_id crawler::add_url(const http_url& url, int redirects_left,

@@ -113,8 +113,30 @@ class crawler {
   using origin_id = awaitable_frontier::origin_id;
   using time_point = crawl_clock::time_point;
 
-  /// Runs `max_tasks` workers until they have all returned.
-  boost::asio::awaitable<void> run_workers();
+  /// A coroutine of the crawl's (a worker, or read_sitemaps()): halt() cancels it through
+  /// `stop` while it is `present`, from its start until its frame is destroyed.
+  struct worker {
+    boost::asio::cancellation_signal stop;
+    bool present = true;
+  };
+  /// Counts its worker gone as the worker's frame is destroyed, however that comes: the
+  /// worker returned, or Asio destroyed it (see start_worker).
+  class worker_presence {
+   public:
+    worker_presence(crawler& owner, worker& self) : owner_(owner), self_(self) {}
+    worker_presence(const worker_presence&) = delete;
+    worker_presence& operator=(const worker_presence&) = delete;
+    ~worker_presence();
+
+   private:
+    crawler& owner_;
+    worker& self_;
+  };
+  /// Runs `task` as a worker on executor_; an exception that leaves it fails the crawl.
+  void start_worker(boost::asio::awaitable<void> task);
+  boost::asio::awaitable<void> as_worker(worker& self, boost::asio::awaitable<void> task);
+  /// Returns once no worker is present.
+  boost::asio::awaitable<void> workers_ended();
   /// Waits until the join counter reaches zero, or max_time, stop() or a failed worker halts
   /// the crawl; then closes the frontier.
   boost::asio::awaitable<void> close_when_done(time_point started);
@@ -304,7 +326,10 @@ class crawler {
   bool told_of_max_urls_ = false;  // the warning that max_urls is reached was logged
   retry_policy retries_;
 
-  boost::asio::cancellation_signal cancel_workers_;  // emitted when the crawl is halted
+  std::optional<boost::asio::any_io_executor> executor_;  // the crawl's, once it has started
+  std::deque<worker> workers_;  // a deque: they stay in place as they are added
+  std::size_t workers_present_ = 0;
+  std::optional<boost::asio::steady_timer> workers_ended_;  // cancelled as the last one goes
   bool stopping_ = false;
   bool interrupted_ = false;
   bool timed_out_ = false;

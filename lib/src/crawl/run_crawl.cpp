@@ -212,12 +212,13 @@ crawl_result run_crawl(const crawl_plan& plan, const progress_listener& listener
     } catch (const config_error&) {
       throw;  // the settings' failure, not the environment's: exit status 2
     } catch (const std::exception&) {
-      // The environment failed a handler outside the workers' coroutines (memory ran out in
-      // Beast's parser; Asio could not start its resolver's thread), or the crawl's own
-      // coroutine (rethrown above). The crawl fails as when a worker fails, but the operation
-      // whose handler threw never completes, nor then may the crawl's coroutine: it is over
-      // now, and the loop runs until nothing is left to run. The result says what was done
-      // until then.
+      // The environment failed a handler: memory ran out in Beast's parser, Asio could not
+      // start its resolver's thread or an operation inside a coroutine (Asio then destroys
+      // the coroutine; crawler::start_worker says how a worker's end is still counted), or
+      // the crawl's own coroutine failed (rethrown above). The crawl fails as when a worker
+      // fails. The operation whose handler threw never completes, so the crawl's coroutine
+      // may never return: the crawl is over now, and the loop runs until nothing is left to
+      // run. The result says what was done until then.
       crawl.fail(std::current_exception());
       crawl_over();
     }
