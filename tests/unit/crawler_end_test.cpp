@@ -60,7 +60,7 @@ TEST_F(CrawlerTest, AFetcherThatThrowsEndsTheCrawlWithAFailure) {
 
 // A worker whose operation cannot start is gone, and the exception leaving the event loop is
 // all the crawler hears of it: the crawl still cancels its other workers and ends, failed, with
-// the URLs under way unchecked. (Once crashed: its cancellation went into freed memory.)
+// the URLs under way unchecked.
 class CrawlerWithAnOperationThatCannotStart : public CrawlerTest {
  protected:
   void crawl_and_expect_a_failure(answer::start starts) {
