@@ -135,6 +135,7 @@ class crawler {
   /// Runs `task` as a worker on executor_; an exception that leaves it fails the crawl.
   void start_worker(boost::asio::awaitable<void> task);
   boost::asio::awaitable<void> as_worker(worker& self, boost::asio::awaitable<void> task);
+  bool any_worker_present() const;
   /// Returns once no worker is present.
   boost::asio::awaitable<void> workers_ended();
   /// Waits until the join counter reaches zero, or max_time, stop() or a failed worker halts
@@ -328,7 +329,6 @@ class crawler {
 
   std::optional<boost::asio::any_io_executor> executor_;  // the crawl's, once it has started
   std::deque<worker> workers_;  // a deque: they stay in place as they are added
-  std::size_t workers_present_ = 0;
   std::optional<boost::asio::steady_timer> workers_ended_;  // cancelled as the last one goes
   bool stopping_ = false;
   bool interrupted_ = false;

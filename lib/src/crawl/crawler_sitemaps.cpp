@@ -25,33 +25,28 @@ constexpr std::size_t kMaxSitemaps = 1000;
 }  // namespace
 
 asio::awaitable<void> crawler::read_sitemaps() {
-  try {
-    std::deque<std::string> pending(plan_.get().sitemap_urls.begin(),
-                                    plan_.get().sitemap_urls.end());
-    if (plan_.get().sitemaps_from_robots) {
-      for (const auto& root : roots_) {
-        const auto url = http_url::of(root);
-        std::string scratch;
-        const auto* robots =
-            co_await robots_for(frontier_.origin(url->origin(scratch)), url->request());
-        for (const auto& line : robots->rules.sitemaps()) {
-          if (auto sitemap = resolve_link(root, line)) pending.push_back(std::move(*sitemap));
-        }
+  std::deque<std::string> pending(plan_.get().sitemap_urls.begin(), plan_.get().sitemap_urls.end());
+  if (plan_.get().sitemaps_from_robots) {
+    for (const auto& root : roots_) {
+      const auto url = http_url::of(root);
+      std::string scratch;
+      const auto* robots =
+          co_await robots_for(frontier_.origin(url->origin(scratch)), url->request());
+      for (const auto& line : robots->rules.sitemaps()) {
+        if (auto sitemap = resolve_link(root, line)) pending.push_back(std::move(*sitemap));
       }
     }
-    std::size_t read = 0;
-    while (!pending.empty() && !stopping_) {
-      const std::string url = std::move(pending.front());
-      pending.pop_front();
-      if (store_->find(url)) continue;  // read already, or a URL of the crawl
-      if (++read > kMaxSitemaps) {
-        spdlog::warn("more than {} sitemaps: {} and the rest are not read", kMaxSitemaps, url);
-        break;
-      }
-      co_await read_sitemap(url, pending);
+  }
+  std::size_t read = 0;
+  while (!pending.empty() && !stopping_) {
+    const std::string url = std::move(pending.front());
+    pending.pop_front();
+    if (store_->find(url)) continue;  // read already, or a URL of the crawl
+    if (++read > kMaxSitemaps) {
+      spdlog::warn("more than {} sitemaps: {} and the rest are not read", kMaxSitemaps, url);
+      break;
     }
-  } catch (...) {
-    fail(std::current_exception());
+    co_await read_sitemap(url, pending);
   }
   frontier_.end_work();
 }

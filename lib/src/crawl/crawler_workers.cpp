@@ -2,6 +2,7 @@
 // (stop(), max_time, or a failure of the environment).
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -46,7 +47,6 @@ std::string what(const std::exception_ptr& error) noexcept {
 // with the group as its other members ended, before a cancellation posted into them ran).
 void crawler::start_worker(asio::awaitable<void> task) {
   worker& self = workers_.emplace_back();
-  ++workers_present_;
   asio::co_spawn(*executor_, as_worker(self, std::move(task)),
                  asio::bind_cancellation_slot(self.stop.slot(), asio::detached));
 }
@@ -62,11 +62,15 @@ asio::awaitable<void> crawler::as_worker(worker& self, asio::awaitable<void> tas
 
 crawler::worker_presence::~worker_presence() {
   self_.present = false;
-  if (--owner_.workers_present_ == 0) owner_.workers_ended_->cancel();
+  if (!owner_.any_worker_present()) owner_.workers_ended_->cancel();
+}
+
+bool crawler::any_worker_present() const {
+  return std::ranges::any_of(workers_, &worker::present);
 }
 
 asio::awaitable<void> crawler::workers_ended() {
-  if (workers_present_ == 0) co_return;  // all returned as they started
+  if (!any_worker_present()) co_return;  // all returned as they started
   co_await workers_ended_->async_wait(asio::as_tuple(asio::use_awaitable));
 }
 
