@@ -1,5 +1,5 @@
-// URLs ordered by their text through 8-byte keys past a shared prefix, then whole texts where
-// the keys are equal: the same order as std::sort gives the strings.
+// URLs ordered by their text through 8-byte keys past a shared prefix, then the next eight
+// bytes where the keys are equal: the same order as std::sort gives the strings.
 #include "store/url_order.hpp"
 
 #include <gtest/gtest.h>
@@ -37,6 +37,18 @@ std::vector<std::string> texts(const url_table& urls, const std::vector<url_tabl
   return out;
 }
 
+// order_by_text() orders `ids` as std::sort orders their texts, with no ending and with '#'.
+void expect_ordered_as_texts(const url_table& urls, const std::vector<url_table::id>& ids) {
+  for (const std::optional<char> ending : {std::optional<char>(), std::optional<char>('#')}) {
+    const std::string appended = ending ? std::string(1, *ending) : "";
+    auto expected = texts(urls, ids, appended);
+    std::ranges::sort(expected);
+    auto sorted = ids;
+    order_by_text(sorted, urls, ending);
+    EXPECT_EQ(texts(urls, sorted, appended), expected);
+  }
+}
+
 TEST(UrlOrder, SortsAsTheTextsSortWhateverTheyShare) {
   for (const std::string_view prefix : {"", "h", "http://127.0.0.1:8000/s1/"}) {
     url_table urls;
@@ -47,6 +59,25 @@ TEST(UrlOrder, SortsAsTheTextsSortWhateverTheyShare) {
     order_by_text(ids, urls);
     EXPECT_EQ(texts(urls, ids), expected) << prefix;
   }
+}
+
+// As a large site's URLs are: alike a thousand at a time for their first eight bytes past the
+// host, and some alike for many eight bytes more.
+TEST(UrlOrder, TextsAlikeForManyKeysSortAsTheirTexts) {
+  url_table urls;
+  std::vector<url_table::id> ids;
+  const std::string alike(40, 'a');
+  for (int page = 0; page < 5000; page += 7) {
+    const std::string section = "http://127.0.0.1:8000/s" + std::to_string(page / 1000);
+    for (const std::string& url :
+         {section + "/p" + std::to_string(page) + ".html",
+          section + "/" + alike + std::to_string(page % 13) + "/p" + std::to_string(page),
+          section + "/" + alike + alike + std::to_string(page)}) {
+      if (!urls.find(url)) ids.push_back(urls.add(url));
+    }
+  }
+  std::ranges::shuffle(ids, std::mt19937(3));  // NOLINT(cert-msc32-c,cert-msc51-cpp)
+  expect_ordered_as_texts(urls, ids);
 }
 
 TEST(UrlOrder, BytesAboveSevenBitsNulsAndPrefixesOfOthers) {
@@ -85,14 +116,7 @@ TEST(UrlOrder, UrlsOfManyOriginsSortAsTheirWholeTexts) {
       if (!urls.find(url)) ids.push_back(urls.add(url));
     }
   }
-  for (const std::optional<char> ending : {std::optional<char>(), std::optional<char>('#')}) {
-    const std::string appended = ending ? std::string(1, *ending) : "";
-    auto expected = texts(urls, ids, appended);
-    std::ranges::sort(expected);
-    auto sorted = ids;
-    order_by_text(sorted, urls, ending);
-    EXPECT_EQ(texts(urls, sorted, appended), expected);
-  }
+  expect_ordered_as_texts(urls, ids);
 }
 
 TEST(UrlOrder, NoneOrOneIsLeftAsItIs) {

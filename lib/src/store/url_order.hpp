@@ -2,7 +2,8 @@
 // The URLs of a crawl in the order of their text, for the reports. A comparison of two URLs
 // reads two texts far apart in memory: at a million URLs a sort by text took a second of
 // cache misses. Each text is read once here, for an 8-byte key past the prefix all share, and
-// only the URLs whose keys are equal are compared whole.
+// the URLs whose keys are equal once more for each next eight bytes (a radix sort from the
+// most significant end).
 
 #include <optional>
 #include <span>
