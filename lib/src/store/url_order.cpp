@@ -58,6 +58,8 @@ static_assert(sizeof(keyed) == 12);
 // once for its key there, then the runs of equal keys by the next eight bytes. (Compared
 // whole instead, the URLs of a million-page site, alike for their first 8 bytes past the
 // host a thousand at a time, read two texts far apart in memory ten times a URL.)
+// A level for each 8 bytes the run's texts share: 1,024 for two links of max_url_length (8 KiB)
+// alike but for their last byte, a frame of some hundred bytes each.
 template <class TextOf>
 void order_from(std::span<keyed> run, std::size_t from, const TextOf& text_of) {
   std::size_t longest = 0;
