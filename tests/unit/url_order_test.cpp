@@ -80,6 +80,17 @@ TEST(UrlOrder, TextsAlikeForManyKeysSortAsTheirTexts) {
   expect_ordered_as_texts(urls, ids);
 }
 
+// A level of keys for each eight bytes the texts share: 1,024 here.
+TEST(UrlOrder, TextsOfEightKibAlikeButForTheirLastByte) {
+  url_table urls;
+  std::vector<url_table::id> ids;
+  const std::string alike = "http://a.test/" + std::string(8192 - 15, 'x');
+  for (const char last : {'c', 'a', '\0', 'b'})
+    ids.push_back(urls.add(alike + last));
+  ids.push_back(urls.add(alike));
+  expect_ordered_as_texts(urls, ids);
+}
+
 TEST(UrlOrder, BytesAboveSevenBitsNulsAndPrefixesOfOthers) {
   url_table urls;
   std::vector<url_table::id> ids;
