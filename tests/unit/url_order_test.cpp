@@ -80,7 +80,8 @@ TEST(UrlOrder, TextsAlikeForManyKeysSortAsTheirTexts) {
   expect_ordered_as_texts(urls, ids);
 }
 
-// A level of keys for each eight bytes the texts share: 1,024 here.
+// Texts alike for 8 KiB but for their last byte, and a staircase of texts that part from
+// them 8 bytes further on each: a level of keys where each parts.
 TEST(UrlOrder, TextsOfEightKibAlikeButForTheirLastByte) {
   url_table urls;
   std::vector<url_table::id> ids;
@@ -88,6 +89,11 @@ TEST(UrlOrder, TextsOfEightKibAlikeButForTheirLastByte) {
   for (const char last : {'c', 'a', '\0', 'b'})
     ids.push_back(urls.add(alike + last));
   ids.push_back(urls.add(alike));
+  for (std::size_t size = 16; size < alike.size(); size += 8 * 37) {
+    ids.push_back(urls.add(alike.substr(0, size) + "y"));
+    ids.push_back(urls.add(alike.substr(0, size + 3) + std::string(1, '\0')));
+  }
+  std::ranges::shuffle(ids, std::mt19937(4));  // NOLINT(cert-msc32-c,cert-msc51-cpp)
   expect_ordered_as_texts(urls, ids);
 }
 

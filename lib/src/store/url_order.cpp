@@ -54,12 +54,29 @@ struct keyed {
 };
 static_assert(sizeof(keyed) == 12);
 
+// How many bytes all the texts of `run` share, knowing they agree before `from` (keys pad
+// texts with zeros: then at least `from`).
+template <class TextOf>
+std::size_t shared_prefix(std::span<const keyed> run, std::size_t from, const TextOf& text_of) {
+  const ended_text first = text_of(run.front().id);
+  std::size_t shared = std::max(from, first.size());
+  for (const keyed& k : run.subspan(1)) {
+    const ended_text text = text_of(k.id);
+    std::size_t same = from;
+    const std::size_t n = std::min(shared, text.size());
+    while (same < n && text.at(same) == first.at(same))
+      ++same;
+    shared = same;
+  }
+  return shared;
+}
+
 // Orders `run`, whose texts agree before `from`, by their bytes from there: each text read
-// once for its key there, then the runs of equal keys by the next eight bytes. (Compared
-// whole instead, the URLs of a million-page site, alike for their first 8 bytes past the
-// host a thousand at a time, read two texts far apart in memory ten times a URL.)
-// A level for each 8 bytes the run's texts share: 1,024 for two links of max_url_length (8 KiB)
-// alike but for their last byte, a frame of some hundred bytes each.
+// once for its key there, then the runs of equal keys by the bytes after. (Compared whole
+// instead, the URLs of a million-page site, alike for their first 8 bytes past the host a
+// thousand at a time, read two texts far apart in memory ten times a URL.) A run all of one
+// key is keyed next where its texts part, not 8 bytes on: texts alike for kilobytes cost a
+// level, not one for each 8 bytes. At most a level for each 8 bytes of the longest text.
 template <class TextOf>
 void order_from(std::span<keyed> run, std::size_t from, const TextOf& text_of) {
   std::size_t longest = 0;
@@ -72,9 +89,11 @@ void order_from(std::span<keyed> run, std::size_t from, const TextOf& text_of) {
   for (auto first = run.begin(); first != run.end();) {
     const auto last = std::find_if(first + 1, run.end(),
                                    [&first](const keyed& k) { return k.key() != first->key(); });
-    if (last - first > 1) {
+    const std::span<keyed> alike(first, last);
+    if (alike.size() > 1) {
       if (longest > from + 8) {
-        order_from(std::span<keyed>(first, last), from + 8, text_of);
+        const bool whole_run = alike.size() == run.size();
+        order_from(alike, whole_run ? shared_prefix(alike, from + 8, text_of) : from + 8, text_of);
       } else {  // keys of every byte, equal: texts that end in NULs, and one more than another
         std::sort(first, last, [&text_of](const keyed& a, const keyed& b) {
           return text_of(a.id) < text_of(b.id);
@@ -91,21 +110,11 @@ void order_by_text(std::span<url_table::id> ids, const url_table& urls,
                    std::optional<char> ending) {
   if (ids.size() < 2) return;
   const auto text_of = [&urls, ending](url_table::id id) { return ended_text{urls[id], ending}; };
-  // The prefix every text shares (the scheme and host, often more) says nothing of the order.
-  const ended_text first = text_of(ids[0]);
-  std::size_t shared = first.size();
-  for (const url_table::id id : ids.subspan(1)) {
-    const ended_text text = text_of(id);
-    std::size_t same = 0;
-    const std::size_t n = std::min(shared, text.size());
-    while (same < n && text.at(same) == first.at(same))
-      ++same;
-    shared = same;
-  }
   std::vector<keyed> keys(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i)
     keys[i].id = ids[i];
-  order_from(keys, shared, text_of);
+  // The prefix every text shares (the scheme and host, often more) says nothing of the order.
+  order_from(keys, shared_prefix(keys, 0, text_of), text_of);
   for (std::size_t i = 0; i < ids.size(); ++i)
     ids[i] = keys[i].id;
 }
