@@ -1,12 +1,10 @@
 #include "store/url_order.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <string_view>
 #include <vector>
 
 namespace corocrawl {
@@ -21,13 +19,6 @@ struct ended_text {
   std::size_t size() const { return text.size() + (ending ? 1 : 0); }
   unsigned char at(std::size_t i) const {
     return static_cast<unsigned char>(i < text.size() ? text[i] : *ending);
-  }
-  friend bool operator<(const ended_text& a, const ended_text& b) {
-    const auto pieces = [](const ended_text& t) {
-      return std::array<std::string_view, 3>{t.text.head, t.text.tail,
-                                             t.ending ? std::string_view(&*t.ending, 1) : ""};
-    };
-    return pieces_less(pieces(a), pieces(b));
   }
 };
 
@@ -90,17 +81,15 @@ void order_from(std::span<keyed> run, std::size_t from, const TextOf& text_of) {
     const auto last = std::find_if(first + 1, run.end(),
                                    [&first](const keyed& k) { return k.key() != first->key(); });
     const std::span<keyed> alike(first, last);
-    if (alike.size() > 1) {
-      if (longest > from + 8) {
-        const bool whole_run = alike.size() == run.size();
-        order_from(alike, whole_run ? shared_prefix(alike, from + 8, text_of) : from + 8, text_of);
-      } else {  // keys of every byte, equal: texts that end in NULs, and one more than another
-        std::sort(first, last, [&text_of](const keyed& a, const keyed& b) {
-          return text_of(a.id) < text_of(b.id);
-        });
-      }
-    }
     first = last;
+    if (alike.size() < 2) continue;
+    if (longest <= from + 8) {
+      // Keys of every byte, equal: texts alike but for the NULs some end in, the shorter first.
+      std::ranges::sort(alike, {}, [&text_of](const keyed& k) { return text_of(k.id).size(); });
+    } else {
+      const bool whole_run = alike.size() == run.size();
+      order_from(alike, whole_run ? shared_prefix(alike, from + 8, text_of) : from + 8, text_of);
+    }
   }
 }
 
