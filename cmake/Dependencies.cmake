@@ -12,6 +12,9 @@ find_package(OpenSSL 3 REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(gumbo REQUIRED IMPORTED_TARGET gumbo)
 pkg_check_modules(libidn2 REQUIRED IMPORTED_TARGET libidn2)
+# xxHash's header only: its functions are compiled in where they are used (text/text_hashes.hpp),
+# so the program loads no library for it and an installed package needs nothing of it.
+find_path(XXHASH_INCLUDE_DIR xxhash.h REQUIRED)
 if(COROCRAWL_BUILD_TESTS)
   find_package(GTest CONFIG REQUIRED)
 endif()

@@ -19,8 +19,9 @@ namespace corocrawl::link_tests {
 namespace {
 
 TEST(CompactReading, AsWrittenTestsEveryByteOfValuesOfEverySize) {
-  // Sixteen bytes at a time, then one at a time: each byte value at each place of values of
-  // sizes around the blocks, against the byte's own test.
+  // Sixteen bytes at a time, the last block ending with the value, and one at a time below
+  // sixteen: each byte value at each place of values of sizes around the blocks, against the
+  // byte's own test.
   for (std::size_t size = 1; size <= 40; ++size) {
     for (int byte = 0; byte < 256; ++byte) {
       for (std::size_t at = 0; at < size; ++at) {

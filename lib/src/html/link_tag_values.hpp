@@ -27,27 +27,33 @@ inline bool read_as_written(char c) {
 
 /// Whether gumbo gives attribute value `value` as written (each byte read_as_written()).
 /// Inline, as reference_attributes(): the reader asks both of every tag it notes, and most
-/// values are URLs of some tens of bytes, tested sixteen at a time where SSE2 is there.
+/// values are URLs of some tens of bytes, tested sixteen at a time where SSE2 is there, the
+/// last block ending with the value (its first bytes may have been tested already).
 inline bool as_written(std::string_view value) {
-  std::size_t i = 0;
 #if defined(__SSE2__)
-  // A byte is refused when below 0x20 as a signed byte (control bytes, and every byte from
-  // 0x80 up), 0x7F or '&', unless it is a tab or LF.
-  const __m128i space = _mm_set1_epi8(0x20);
-  const __m128i del = _mm_set1_epi8(0x7F);
-  const __m128i ampersand = _mm_set1_epi8('&');
-  const __m128i tab = _mm_set1_epi8('\t');
-  const __m128i lf = _mm_set1_epi8('\n');
-  for (; i + 16 <= value.size(); i += 16) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(value.data() + i));
-    const __m128i refused =
-        _mm_or_si128(_mm_cmplt_epi8(bytes, space),
-                     _mm_or_si128(_mm_cmpeq_epi8(bytes, del), _mm_cmpeq_epi8(bytes, ampersand)));
-    const __m128i allowed = _mm_or_si128(_mm_cmpeq_epi8(bytes, tab), _mm_cmpeq_epi8(bytes, lf));
-    if (_mm_movemask_epi8(_mm_andnot_si128(allowed, refused)) != 0) return false;
+  if (value.size() >= 16) {
+    // A byte is refused when below 0x20 as a signed byte (control bytes, and every byte from
+    // 0x80 up), 0x7F or '&', unless it is a tab or LF.
+    const __m128i space = _mm_set1_epi8(0x20);
+    const __m128i del = _mm_set1_epi8(0x7F);
+    const __m128i ampersand = _mm_set1_epi8('&');
+    const __m128i tab = _mm_set1_epi8('\t');
+    const __m128i lf = _mm_set1_epi8('\n');
+    const auto refuses = [&](const char* at) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+      const __m128i refused =
+          _mm_or_si128(_mm_cmplt_epi8(bytes, space),
+                       _mm_or_si128(_mm_cmpeq_epi8(bytes, del), _mm_cmpeq_epi8(bytes, ampersand)));
+      const __m128i allowed = _mm_or_si128(_mm_cmpeq_epi8(bytes, tab), _mm_cmpeq_epi8(bytes, lf));
+      return _mm_movemask_epi8(_mm_andnot_si128(allowed, refused)) != 0;
+    };
+    for (std::size_t i = 0; i + 16 < value.size(); i += 16) {
+      if (refuses(value.data() + i)) return false;
+    }
+    return !refuses(value.data() + value.size() - 16);
   }
 #endif
-  return std::all_of(value.begin() + static_cast<std::ptrdiff_t>(i), value.end(), read_as_written);
+  return std::all_of(value.begin(), value.end(), read_as_written);
 }
 
 /// Appends `value` to `out` with its character references decoded, when each is amp, lt, gt,

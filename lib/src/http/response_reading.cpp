@@ -49,9 +49,12 @@ asio::awaitable<error_code> read_announced_body(http_connection& conn, std::stri
   constexpr std::size_t kReadWindow = 64 * 1024;
   try {
     body.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(length, kMaxReserve)));
-    const auto held = std::min<std::uint64_t>(length, conn.buffer.size());
-    body.resize(static_cast<std::size_t>(held));
-    conn.buffer.consume(asio::buffer_copy(asio::buffer(body), conn.buffer.data()));
+    // Copied in as the body's first bytes, not into a body resized for them, which zeroes
+    // them first: a pass more over every body that came whole with its header (the 10k
+    // site's 125 MB).
+    const auto held = static_cast<std::size_t>(std::min<std::uint64_t>(length, conn.buffer.size()));
+    body.assign(static_cast<const char*>(conn.buffer.data().data()), held);
+    conn.buffer.consume(held);
     std::size_t got = body.size();
     if (got < length) body_continues(conn);
     while (got < length) {

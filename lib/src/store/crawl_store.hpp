@@ -270,9 +270,9 @@ class crawl_store final : public record_source {
   // are left empty (a broken URL's are few, and read whole).
   void problem_item(std::uint32_t item, broken_link& into, bool places_too = true) const;
   void read_source(const stored_source& source, link_source& into) const;
-  // Reads `places` (reordered) into `into` (its strings reused) in link_source's order: up
-  // to 16 sorted as strings, more as numbers ranked by their text.
-  void read_in_order(std::span<stored_source> places, std::vector<link_source>& into) const;
+  // Reads `places` into `into` (its strings reused) in link_source's order: up to 16 sorted
+  // as strings, more as numbers ranked by their text.
+  void read_in_order(std::span<const stored_source> places, std::vector<link_source>& into) const;
   void read_record(url_id id, fetch_record& into) const;
   void read_unchecked(url_id id, unchecked_url& into) const;
   void read_skipped(url_id id, skipped_url& into) const;

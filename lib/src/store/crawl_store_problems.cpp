@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <memory>
 #include <span>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -185,7 +184,7 @@ void crawl_store::read_source(const stored_source& source, link_source& into) co
   into.column = source.column;
 }
 
-void crawl_store::read_in_order(std::span<stored_source> places,
+void crawl_store::read_in_order(std::span<const stored_source> places,
                                 std::vector<link_source>& into) const {
   // Sorted as numbers, each page and tag by its rank in the order of its text, and made into
   // strings only then: a URL linked from every page has thousands of places (the Python
@@ -203,11 +202,21 @@ void crawl_store::read_in_order(std::span<stored_source> places,
     std::ranges::sort(
         ids, {}, [this](std::uint32_t tag) -> const auto& { return tags_[tag]; });
   });
-  std::ranges::sort(places, {}, [&](const stored_source& place) {
-    return std::tuple(pages.of(place.page), tags.of(place.tag), place.line, place.column);
-  });
+  // Each place's ranks looked up once, not in each of the sort's comparisons (two binary
+  // searches each: 0.3 ms of the Python docs' 404 with 1,451 places).
+  struct ranked {
+    std::array<std::uint32_t, 4> key;  // page's rank, tag's rank, line, column
+    std::uint32_t place;               // in places
+  };
+  std::vector<ranked> order(places.size());
+  for (std::size_t k = 0; k < places.size(); ++k) {
+    const stored_source& place = places[k];
+    order[k] = {{pages.of(place.page), tags.of(place.tag), place.line, place.column},
+                static_cast<std::uint32_t>(k)};
+  }
+  std::ranges::sort(order, {}, &ranked::key);
   for (std::size_t k = 0; k < places.size(); ++k)
-    read_source(places[k], into[k]);
+    read_source(places[order[k].place], into[k]);
 }
 
 std::vector<link_source> crawl_store::sources(url_id id) const {

@@ -4,16 +4,15 @@
 // (C++20 heterogeneous lookup).
 
 #include <cstddef>
-#include <functional>
 #include <string_view>
+
+#include "text/text_hashes.hpp"
 
 namespace corocrawl {
 
 struct string_hash {
   using is_transparent = void;
-  std::size_t operator()(std::string_view text) const noexcept {
-    return std::hash<std::string_view>{}(text);
-  }
+  std::size_t operator()(std::string_view text) const noexcept { return text_hash(text); }
 };
 
 }  // namespace corocrawl

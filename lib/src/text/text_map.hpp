@@ -9,11 +9,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory_resource>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "text/text_hashes.hpp"
 
 namespace corocrawl {
 
@@ -27,10 +28,9 @@ class text_map {
   /// that number, and true. make() must not change the map.
   template <class Make>
   std::pair<std::uint32_t, bool> find_or_add(std::string_view text, Make&& make) {
-    return find_or_add(text, std::hash<std::string_view>{}(text), std::forward<Make>(make));
+    return find_or_add(text, text_hash(text), std::forward<Make>(make));
   }
-  /// As above, with `text`'s hash given: std::hash<std::string_view>'s, whose low half the map
-  /// uses.
+  /// As above, with `text`'s hash given: text_hash()'s, whose low half the map uses.
   template <class Make>
   std::pair<std::uint32_t, bool> find_or_add(std::string_view text, std::size_t text_hash,
                                              Make&& make) {
