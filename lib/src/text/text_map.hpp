@@ -30,12 +30,12 @@ class text_map {
   std::pair<std::uint32_t, bool> find_or_add(std::string_view text, Make&& make) {
     return find_or_add(text, text_hash(text), std::forward<Make>(make));
   }
-  /// As above, with `text`'s hash given: text_hash()'s, whose low half the map uses.
+  /// As above, with `text`'s hash given (`hashed`, text_hash()'s), whose low half the map uses.
   template <class Make>
-  std::pair<std::uint32_t, bool> find_or_add(std::string_view text, std::size_t text_hash,
+  std::pair<std::uint32_t, bool> find_or_add(std::string_view text, std::size_t hashed,
                                              Make&& make) {
     if ((size_ + 1) * 4 > slots_.size() * 3) grow();
-    const auto hash = static_cast<std::uint32_t>(text_hash);
+    const auto hash = static_cast<std::uint32_t>(hashed);
     slot& at = slots_[place_of(text, hash)];
     if (at.used) return {at.value, false};
     const std::pair<std::string_view, std::uint32_t> made = std::forward<Make>(make)();
