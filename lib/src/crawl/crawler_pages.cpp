@@ -38,13 +38,13 @@ struct crawler::parse_job {
     if (pieces) return pieces->finish(limits);
     if (rest) return read_rest_and_parse();
     if (stylesheet) return extract_css_links(body, page_url, charset);
-    // A light page stays in the job, which goes back to the event loop's thread: that thread
+    // A small page stays in the job, which goes back to the event loop's thread: that thread
     // allocated the body, and freeing it here took the lock of its malloc arena while it
     // allocated (a futex wait on one thread and a wake on the other: 2,000 futex calls on
     // the 10k site).
     // A larger page goes as soon as its tags are read, so that it and its tree are not held
     // together.
-    if (body.size() <= light_page) return extract_links_kept(body, page_url, limits, charset);
+    if (body.size() <= small_page) return extract_links_kept(body, page_url, limits, charset);
     return extract_links_taking(std::move(body), page_url, limits, charset);
   }
 
@@ -66,10 +66,11 @@ struct crawler::parse_job {
   }
 
   // How the pool may run it, by what it holds. A page read in pieces is not one for the event
-  // loop's thread; one kept whole is parsed whole, as a big body is.
+  // loop's thread; one kept whole is parsed whole, as a big body is, and is light up to
+  // big_page (see there).
   job_weight weight() const {
     if (held() > big_page) return job_weight::heavy;
-    return pieces || held() > light_page ? job_weight::normal : job_weight::light;
+    return pieces ? job_weight::normal : job_weight::light;
   }
 };
 
