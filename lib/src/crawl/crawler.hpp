@@ -298,11 +298,11 @@ class crawler {
   // its page's size, so no two of their trees are in memory at once.
   static constexpr std::size_t big_page = 512 * 1024;
   // A page kept whole, up to big_page, is a light job (parse_pool): the event loop's thread
-  // may parse it when idle, and a pool thread parsing it writes the loop's requests. That is
-  // under a millisecond for the Python docs' pages of 256 to 512 KiB, and 60 to 80 ms for
-  // 512 KiB of the slowest hostile markup we know (nested MathML), which a request's time
-  // limit does not notice. Bounded at 128 KiB, the loop's thread sat idle
-  // while the pool parsed larger pages: the Python docs' crawl took 4% longer.
+  // may parse it when idle, and a pool thread parsing it writes the loop's requests. That
+  // takes under a millisecond for the Python docs' pages of 256 to 512 KiB, and about 60 to
+  // 80 ms for 512 KiB of the slowest hostile markup we know (nested MathML), which a
+  // request's time limit does not notice. Bounded at 128 KiB, the loop's thread sat idle
+  // while the pool parsed larger pages: the Python docs' crawl took 3-5% longer.
   // Pages up to small_page stay in their parse job, to be freed on the loop's thread, which
   // allocated them.
   static constexpr std::size_t small_page = 128 * 1024;
