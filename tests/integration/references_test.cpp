@@ -204,6 +204,49 @@ TEST_F(ReferencesTest, MissingFragmentsAreBrokenThePageFetchedOnce) {
   EXPECT_TRUE(passed(crawl([](crawl_options& o) { o.fragments = false; })));
 }
 
+// Pages of 128 to 512 KiB come whole, and the event loop's thread parses one itself when it is
+// idle, as a parse thread does the others: several arriving together still give every link,
+// anchor and place, whichever thread read each. (Under the sanitizers, the run that covers it.)
+TEST_F(ReferencesTest, MidSizedPagesArrivingTogetherGiveEveryReference) {
+  constexpr int pages = 12;
+  std::vector<std::string> mids;
+  for (int i = 0; i < pages; ++i)
+    mids.push_back("/mid" + std::to_string(i) + ".html");
+  server_.add_page("/", mids);
+  std::string filler;
+  while (filler.size() < 300 * 1024)
+    filler += "<p><b>filler</b> text</p>\n";
+  const auto last_line = static_cast<std::uint32_t>(std::ranges::count(filler, '\n')) + 1;
+  std::vector<broken_link> expected;
+  for (int i = 0; i < pages; ++i) {
+    const std::string& next = mids[(i + 1) % pages];
+    const std::string found =
+        "<a href=" + next + "#part-" + std::to_string((i + 1) % pages) + ">n</a>";
+    server_.add_page(mids[i], {},
+                     "<h1 id=part-" + std::to_string(i) + ">" + filler + found + "<a href=" + next +
+                         "#gone>g</a><a href=/end" + std::to_string(i) + ">e</a>");
+    server_.add_page("/end" + std::to_string(i));
+    broken_link gone;
+    gone.url = server_.url(next) + "#gone";
+    gone.sources = {{server_.url(mids[i]), "a", "href", last_line,
+                     static_cast<std::uint32_t>(found.size()) + 1}};
+    expected.push_back(gone);
+  }
+  const auto result = crawl();
+  EXPECT_EQ(result.records.size(), 1u + 2 * pages);
+  for (int i = 0; i < pages; ++i)
+    EXPECT_EQ(server_.requests_for("/end" + std::to_string(i)), 1u) << i;
+  std::vector<std::string> urls = broken_urls(result);
+  std::ranges::sort(urls);
+  std::vector<std::string> expected_urls;
+  for (const auto& gone : expected)
+    expected_urls.push_back(gone.url);
+  std::ranges::sort(expected_urls);
+  EXPECT_EQ(urls, expected_urls);
+  for (const auto& gone : expected)
+    EXPECT_EQ(broken(result, gone.url).sources, gone.sources) << gone.url;
+}
+
 // A fragment into a page that redirects is looked for where the redirects end.
 TEST_F(ReferencesTest, FragmentsFollowRedirects) {
   server_.add_page("/", {"/old#intro", "/old#gone"});
